@@ -1,0 +1,137 @@
+"""The rulecraft compiler: a game spec folder in, a module of Python rule tables out.
+
+Pipeline: :mod:`loader` (YAML 1.2, positions) → :mod:`parser` (Lark) → :mod:`model` and
+:mod:`expressions` (names, types, IR) → :mod:`codegen` (Jinja2). Compiled modules are cached
+under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by a hash of the spec, the options,
+the grammar, the templates and the rulecraft version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from pathlib import Path
+import sys
+
+from rulecraft import __version__
+from rulecraft.errors import RulecraftError
+from rulecraft.compiler.codegen import generate, template_texts
+from rulecraft.loader import load_yaml
+from rulecraft.compiler.model import SpecReader
+from rulecraft.compiler.parser import grammar_text
+
+__all__ = ["compile_source", "load_rules", "find_game", "game_names", "check"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GAME_FOLDERS = ("rulespecs", "examples")
+
+
+def game_names(kind: str | None = None) -> list[str]:
+    """The slugs of the games under ``rulespecs/`` and ``examples/`` (or only ``kind``)."""
+    names = []
+    for folder in (kind,) if kind else GAME_FOLDERS:
+        for root in _roots():
+            base = root / folder
+            if base.is_dir():
+                names.extend(p.name for p in sorted(base.iterdir()) if (p / "game.yaml").is_file())
+    return sorted(set(names))
+
+
+def _roots():
+    return [Path.cwd(), REPO_ROOT] if Path.cwd() != REPO_ROOT else [REPO_ROOT]
+
+
+def find_game(game: str | os.PathLike) -> Path:
+    """Resolve a game name or path to its ``game.yaml``.
+
+    Accepts a path to ``game.yaml``, a folder holding one, or a slug found under ``rulespecs/``
+    or ``examples/``. Raises :class:`RulecraftError` (RC105) naming the known games otherwise.
+    """
+    path = Path(game)
+    if path.is_file():
+        return path
+    if (path / "game.yaml").is_file():
+        return path / "game.yaml"
+    for root in _roots():
+        for folder in GAME_FOLDERS:
+            candidate = root / folder / str(game) / "game.yaml"
+            if candidate.is_file():
+                return candidate
+    known = ", ".join(game_names()) or "none"
+    raise RulecraftError(f"no game called '{game}' (known games: {known})", code="RC105")
+
+
+def _key(spec_text: str, options: dict) -> str:
+    digest = hashlib.sha256()
+    for part in (spec_text, json.dumps(options, sort_keys=True), grammar_text(), template_texts(),
+                 __version__):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def compile_source(game, options: dict | None = None) -> str:
+    """Compile a game spec into the source of its rule-table module (no cache).
+
+    ``options`` maps option names to values (strings from the command line are converted).
+    Raises :class:`SpecError` for any mistake in the spec.
+    """
+    path = find_game(game)
+    text = path.read_text(encoding="utf-8")
+    data = load_yaml(str(path), text)
+    ir = SpecReader(data, str(path), options).build()
+    spec_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return generate(ir, spec_path=_display(path), spec_hash=spec_hash, version=__version__)
+
+
+def check(game, options: dict | None = None) -> str:
+    """Validate a spec fully (compile it, then import the result); returns the game id."""
+    return load_rules(game, options, use_cache=False).game_id
+
+
+def load_rules(game, options: dict | None = None, *, use_cache: bool = True):
+    """Compile (or fetch from the cache) and import a game's rules; returns its ``RuleTables``."""
+    path = find_game(game)
+    text = path.read_text(encoding="utf-8")
+    options = dict(options or {})
+    cache_dir = Path(os.environ.get("RULECRAFT_CACHE", Path.home() / ".cache" / "rulecraft"))
+    key = _key(text, options)
+    module_path = cache_dir / f"{path.parent.name}_{key}.py"
+    if not (use_cache and module_path.is_file()):
+        source = compile_source(path, options)
+        if use_cache:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            temporary = module_path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(source, encoding="utf-8")
+            temporary.replace(module_path)
+        else:
+            return _import_source(source, f"rulecraft_rules_{path.parent.name}_{key}")
+    return _import_file(module_path)
+
+
+def _import_file(module_path: Path):
+    name = f"rulecraft_rules_{module_path.stem}"
+    if name in sys.modules:
+        return sys.modules[name].RULES
+    spec = importlib.util.spec_from_file_location(name, module_path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module.RULES
+
+
+def _import_source(source: str, name: str):
+    module = type(sys)(name)
+    sys.modules[name] = module
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
+    return module.RULES
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+

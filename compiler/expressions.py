@@ -1,0 +1,490 @@
+"""Resolve names and types in rule-language trees and translate them to Python source.
+
+One pass does three jobs for each tree: it resolves every name (state field, option, team, space,
+table, local, library function), checks every type, and returns the Python expression or
+statements that the generated module will contain. Generated code works on the state as a flat
+list of integers ``s``; literals go through ``repr`` and names are resolved, never pasted.
+
+Errors are :class:`rulecraft.errors.SpecError` (RC3xx) pointing at the offending token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Token, Tree
+
+from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.compiler import types as T
+from rulecraft.loader import Text
+from rulecraft.compiler.parser import parse_effects, parse_formula
+
+STOP = -2      # returned by effects: leave the current choice step
+FINISH = -3    # returned by effects: the game is over
+
+
+@dataclass
+class Code:
+    """A translated expression: Python source ``src`` and its rule-language ``type``."""
+
+    src: str
+    type: object
+
+
+@dataclass
+class Binding:
+    """What a name means in the current scope."""
+
+    code: str
+    type: object
+    assignable: bool = False
+
+
+@dataclass
+class Function:
+    """A designer-defined formula with parameters, inlined at every use."""
+
+    name: str
+    params: list[str]
+    body: Text
+    tree: Tree | None = None
+
+
+@dataclass
+class Env:
+    """Everything a spec declares that rule strings may name. Filled in by the model builder."""
+
+    names: dict = field(default_factory=dict)              # global name -> Binding
+    attributes: dict = field(default_factory=dict)         # (entity type, attr) -> (code fmt, type, assignable)
+    tables: dict = field(default_factory=dict)             # name -> (python name, key types, value type)
+    functions: dict = field(default_factory=dict)          # name -> Function
+    library: dict = field(default_factory=dict)            # name -> callable(compiler, args, tree) -> Code
+    goto_targets: dict = field(default_factory=dict)       # label -> node index
+    reveal_slots: dict = field(default_factory=dict)       # field name -> slot of its revealed flag
+    events: dict = field(default_factory=dict)             # event kind -> {key: type}
+    procedures: dict = field(default_factory=dict)         # statement calls: name -> callable
+    lines_needed: set = field(default_factory=set)         # lengths n used in lines(n)
+
+
+def _arithmetic(op):
+    """The handler of one arithmetic operator: both sides must be numbers."""
+    def handler(self, tree, text, scope):
+        left_tree, right_tree = tree.children
+        left, right = self.expr(left_tree, text, scope), self.expr(right_tree, text, scope)
+        self._require(left, T.INT, text, left_tree, f"the left side of '{op}'")
+        self._require(right, T.INT, text, right_tree, f"the right side of '{op}'")
+        return Code(f"({left.src} {op} {right.src})", T.INT)
+    return handler
+
+
+class ExpressionCompiler:
+    """Translate parsed rule strings for one spec; see the module docstring."""
+
+    def __init__(self, env: Env):
+        self.env = env
+        self._inlining: list[str] = []
+
+    # ---------- entry points ----------
+    def formula(self, text: Text, scope: dict | None = None, expect=None, what: str = "formula") -> Code:
+        """Compile a formula; ``expect`` (a type) is checked when given."""
+        tree = parse_formula(text)
+        code = self.expr(tree, text, dict(scope or {}))
+        if expect is not None and not T.compatible(expect, code.type):
+            raise self.error(text, tree, f"this {what} gives {T.describe(code.type)}, "
+                             f"but {T.describe(expect)} is needed", "RC310")
+        return code
+
+    def condition(self, text: Text, scope: dict | None = None) -> str:
+        """Compile a condition; returns Python source of a boolean expression."""
+        return self.formula(text, scope, T.BOOL, "condition").src
+
+    def effects(self, text: Text, scope: dict | None = None, rule: str | None = None,
+                indent: int = 1) -> list[str]:
+        """Compile effect statements into indented Python lines (possibly ``return`` jumps)."""
+        tree = parse_effects(text)
+        lines: list[str] = []
+        self._statements(tree, text, dict(scope or {}), lines, indent, rule)
+        return lines
+
+    # ---------- errors ----------
+    def error(self, text, node, message: str, code: str, hint: str | None = None) -> SpecError:
+        return SpecError(message, self._where(text, node), code=code, hint=hint)
+
+    @staticmethod
+    def _where(text, node):
+        if isinstance(node, Token) and node.start_pos is not None:
+            return text.at(node.start_pos) if isinstance(text, Text) else None
+        meta = getattr(node, "meta", None)
+        if meta is not None and not meta.empty:
+            return text.at(meta.start_pos) if isinstance(text, Text) else None
+        return text.position if isinstance(text, Text) else None
+
+    # ---------- expressions ----------
+    def expr(self, tree, text, scope) -> Code:
+        handler = getattr(self, "_e_" + tree.data, None)
+        if handler is None:
+            raise self.error(text, tree, "this construct is not a value", "RC311")
+        return handler(tree, text, scope)
+
+    def _e_int_lit(self, tree, text, scope):
+        return Code(repr(int(tree.children[0])), T.INT)
+
+    def _e_true_lit(self, tree, text, scope):
+        return Code("1", T.BOOL)
+
+    def _e_false_lit(self, tree, text, scope):
+        return Code("0", T.BOOL)
+
+    def _e_none_lit(self, tree, text, scope):
+        return Code("-1", T.NONE)
+
+    def _e_str_lit(self, tree, text, scope):
+        word = str(tree.children[0])[1:-1]
+        binding = self.env.names.get(word)
+        if binding is None or not T.is_entity(binding.type):
+            hint = did_you_mean(word, [n for n, b in self.env.names.items() if T.is_entity(b.type)])
+            raise self.error(text, tree, f"'{word}' names no team, space, piece kind or value",
+                             "RC301", hint)
+        return Code(binding.code, binding.type)
+
+    def _e_list_lit(self, tree, text, scope):
+        items = [self.expr(child, text, scope) for child in _args(tree.children[0])]
+        item_type = items[0].type if items else T.NONE
+        for child, item in zip(_args(tree.children[0]), items):
+            if not (T.compatible(item_type, item.type) or T.compatible(item.type, item_type)):
+                raise self.error(text, child, "the items of a list must all be of one type", "RC310")
+            if item_type == T.NONE:
+                item_type = item.type
+        return Code("(" + "".join(i.src + ", " for i in items) + ")", T.ListOf(item_type))
+
+    def _e_name(self, tree, text, scope):
+        token = tree.children[0]
+        word = str(token)
+        binding = scope.get(word) or self.env.names.get(word)
+        if binding is None:
+            if word in self.env.functions or word in self.env.library:
+                raise self.error(text, token, f"'{word}' is a function: call it as {word}(...)", "RC302")
+            if word in self.env.tables:
+                raise self.error(text, token, f"'{word}' is a table: look a value up as {word}[...]", "RC302")
+            hint = did_you_mean(word, list(scope) + list(self.env.names))
+            raise self.error(text, token, f"unknown name '{word}'", "RC301",
+                             hint or "declare it under state:, options: or define:")
+        return Code(binding.code, binding.type)
+
+    def _e_attr(self, tree, text, scope):
+        owner_tree, name_token = tree.children
+        owner = self.expr(owner_tree, text, scope)
+        return self._attribute(owner, str(name_token), text, name_token)[0]
+
+    def _attribute(self, owner: Code, name: str, text, token):
+        kind = owner.type if owner.type != T.NONE else None
+        entry = self.env.attributes.get((_entity_family(kind), name))
+        if entry is None:
+            known = [attr for family, attr in self.env.attributes if family == _entity_family(kind)]
+            hint = did_you_mean(name, known)
+            what = T.describe(owner.type)
+            if not known:
+                raise self.error(text, token, f"{what} has no attributes", "RC303")
+            raise self.error(text, token, f"{what} has no attribute '{name}'", "RC303",
+                             hint or "known: " + ", ".join(sorted(known)))
+        fmt, result_type, assignable = entry
+        return Code(fmt.format(owner.src), result_type), assignable
+
+    def _e_index(self, tree, text, scope):
+        base_tree, key_tree = tree.children
+        key = self.expr(key_tree, text, scope)
+        chain = [key_tree]
+        while base_tree.data == "index":
+            chain.insert(0, base_tree.children[1])
+            base_tree = base_tree.children[0]
+        if base_tree.data == "name" and str(base_tree.children[0]) in self.env.tables:
+            return self._table_lookup(str(base_tree.children[0]), chain, text, scope, tree)
+        base = self.expr(tree.children[0], text, scope)
+        if not isinstance(base.type, T.ListOf):
+            raise self.error(text, tree, f"{T.describe(base.type)} cannot be indexed with [...]", "RC304")
+        self._require(key, T.INT, text, key_tree, "a list position")
+        return Code(f"{base.src}[{key.src}]", base.type.item)
+
+    def _table_lookup(self, name, keys, text, scope, tree):
+        py_name, key_types, value_type = self.env.tables[name]
+        if len(keys) != len(key_types):
+            raise self.error(text, tree, f"table '{name}' takes {len(key_types)} key(s) "
+                             f"in [...], not {len(keys)}", "RC304")
+        src = py_name
+        for key_tree, (key_type, offset) in zip(keys, key_types):
+            key = self.expr(key_tree, text, scope)
+            self._require(key, key_type, text, key_tree, f"a key of table '{name}'")
+            src += f"[{key.src}{' - ' + repr(offset) if offset else ''}]"
+        return Code(src, value_type)
+
+    def _e_call(self, tree, text, scope):
+        name_token, arg_tree = tree.children
+        name = str(name_token)
+        args = _args(arg_tree)
+        if name in self.env.functions:
+            return self._inline(self.env.functions[name], args, text, scope, name_token)
+        if name in self.env.library:
+            return self.env.library[name](self, args, text, scope, tree)
+        hint = did_you_mean(name, list(self.env.functions) + list(self.env.library))
+        raise self.error(text, name_token, f"unknown function '{name}'", "RC305",
+                         hint or "functions are defined under define:, or come from the library")
+
+    def _inline(self, function: Function, args, text, scope, token):
+        if len(args) != len(function.params):
+            raise self.error(text, token, f"{function.name}() takes {len(function.params)} "
+                             f"argument(s), not {len(args)}", "RC306")
+        if function.name in self._inlining:
+            raise self.error(text, token, f"{function.name}() calls itself; definitions may not "
+                             "be recursive", "RC307")
+        inner = {}
+        for param, arg_tree in zip(function.params, args):
+            value = self.expr(arg_tree, text, scope)
+            inner[param] = Binding(f"({value.src})", value.type)
+        self._inlining.append(function.name)
+        try:
+            if function.tree is None:
+                function.tree = parse_formula(function.body)
+            code = self.expr(function.tree, function.body, inner)
+        finally:
+            self._inlining.pop()
+        return Code(f"({code.src})", code.type)
+
+    def _e_gather(self, tree, text, scope):
+        name_token, value_tree, var_token, coll_tree, cond_tree = tree.children
+        name = str(name_token)
+        if name not in ("sum", "min", "max"):
+            raise self.error(text, name_token, f"'{name}(... for ...)' is not a thing; use sum, "
+                             "min or max with 'for'", "RC308",
+                             "count, any and all take 'x in S where condition'")
+        collection = self._collection(coll_tree, text, scope)
+        inner = dict(scope)
+        inner[str(var_token)] = Binding(_local(var_token), collection.type.item)
+        value = self.expr(value_tree, text, inner)
+        self._require(value, T.INT, text, value_tree, f"the value summed by {name}()")
+        cond = ""
+        if cond_tree is not None:
+            cond = " if " + self._bool(cond_tree, text, inner)
+        generator = f"{value.src} for {_local(var_token)} in {collection.src}{cond}"
+        if name == "sum":
+            return Code(f"sum({generator})", T.INT)
+        return Code(f"{name}(({generator}), default=0)", T.INT)
+
+    def selection(self, tree, text, scope):
+        """Compile ``x in S where c`` into (variable, collection Code, condition src, inner scope)."""
+        var_tree, coll_tree, cond_tree = tree.children
+        if var_tree.data != "name":
+            raise self.error(text, var_tree, "put a new name before 'in', as in "
+                             "'p in pieces where ...'", "RC308")
+        var = var_tree.children[0]
+        collection = self._collection(coll_tree, text, scope)
+        inner = dict(scope)
+        inner[str(var)] = Binding(_local(var), collection.type.item)
+        return _local(var), collection, self._bool(cond_tree, text, inner), inner
+
+    def _collection(self, tree, text, scope) -> Code:
+        code = self.expr(tree, text, scope)
+        if not isinstance(code.type, T.ListOf):
+            raise self.error(text, tree, f"{T.describe(code.type)} is not a list to go through",
+                             "RC309", "lists are pieces, spaces, teams, neighbors(z), t.pieces, ...")
+        return code
+
+    def _e_selection(self, tree, text, scope):
+        raise self.error(text, tree, "'x in S where condition' only goes inside count(...), "
+                         "any(...) or all(...)", "RC308")
+
+    def _e_cond_expr(self, tree, text, scope):
+        cond, yes, no = tree.children
+        test = self._bool(cond, text, scope)
+        a, b = self.expr(yes, text, scope), self.expr(no, text, scope)
+        kind = _unify(a.type, b.type)
+        if kind is None:
+            raise self.error(text, no, f"both branches must give the same type: "
+                             f"{T.describe(a.type)} and {T.describe(b.type)}", "RC310")
+        return Code(f"({a.src} if {test} else {b.src})", kind)
+
+    def _e_or_op(self, tree, text, scope):
+        left, right = (self._bool(c, text, scope) for c in tree.children)
+        return Code(f"({left} or {right})", T.BOOL)
+
+    def _e_and_op(self, tree, text, scope):
+        left, right = (self._bool(c, text, scope) for c in tree.children)
+        return Code(f"({left} and {right})", T.BOOL)
+
+    def _e_not_op(self, tree, text, scope):
+        return Code(f"(not {self._bool(tree.children[0], text, scope)})", T.BOOL)
+
+    def _e_compare(self, tree, text, scope):
+        left_tree, op, right_tree = tree.children
+        left, right = self.expr(left_tree, text, scope), self.expr(right_tree, text, scope)
+        if str(op) in ("==", "!="):
+            if _unify(left.type, right.type) is None:
+                raise self.error(text, op, f"cannot compare {T.describe(left.type)} with "
+                                 f"{T.describe(right.type)}", "RC310")
+        else:
+            self._require(left, T.INT, text, left_tree, f"the left side of '{op}'")
+            self._require(right, T.INT, text, right_tree, f"the right side of '{op}'")
+        return Code(f"({left.src} {op} {right.src})", T.BOOL)
+
+    def _e_in_op(self, tree, text, scope, negate=False):
+        item = self.expr(tree.children[0], text, scope)
+        collection = self._collection(tree.children[1], text, scope)
+        if _unify(item.type, collection.type.item) is None:
+            raise self.error(text, tree.children[0], f"{T.describe(item.type)} is never in "
+                             f"{T.describe(collection.type)}", "RC310")
+        return Code(f"({item.src} {'not in' if negate else 'in'} {collection.src})", T.BOOL)
+
+    def _e_not_in_op(self, tree, text, scope):
+        return self._e_in_op(tree, text, scope, negate=True)
+
+    _e_add, _e_sub, _e_mul = _arithmetic("+"), _arithmetic("-"), _arithmetic("*")
+    _e_div, _e_mod = _arithmetic("//"), _arithmetic("%")
+
+    def _e_neg(self, tree, text, scope):
+        value = self.expr(tree.children[0], text, scope)
+        self._require(value, T.INT, text, tree.children[0], "the value after '-'")
+        return Code(f"(-{value.src})", T.INT)
+
+    def _bool(self, tree, text, scope) -> str:
+        code = self.expr(tree, text, scope)
+        self._require(code, T.BOOL, text, tree, "a condition")
+        return code.src
+
+    def _require(self, code: Code, expected, text, tree, what: str):
+        if not T.compatible(expected, code.type):
+            raise self.error(text, tree, f"{what} must be {T.describe(expected)}, "
+                             f"not {T.describe(code.type)}", "RC310")
+
+    # ---------- statements ----------
+    def _statements(self, tree, text, scope, lines, indent, rule):
+        for statement in tree.children:
+            self._statement(statement, text, scope, lines, indent, rule)
+
+    def _statement(self, tree, text, scope, lines, indent, rule):
+        pad = "    " * indent
+        kind = tree.data
+        if kind in ("assign", "add_assign", "sub_assign"):
+            target_tree, value_tree = tree.children
+            target = self._target(target_tree, text, scope)
+            value = self.expr(value_tree, text, scope)
+            if kind == "assign":
+                if not T.compatible(target.type, value.type):
+                    raise self.error(text, value_tree, f"cannot put {T.describe(value.type)} into "
+                                     f"a place for {T.describe(target.type)}", "RC310")
+                lines.append(f"{pad}{target.src} = {value.src}")
+            else:
+                self._require(target, T.INT, text, target_tree, "the changed value")
+                self._require(value, T.INT, text, value_tree, "the amount")
+                lines.append(f"{pad}{target.src} {'+=' if kind == 'add_assign' else '-='} {value.src}")
+        elif kind == "if_stmt":
+            cond, block, other = tree.children
+            lines.append(f"{pad}if {self._bool(cond, text, scope)}:")
+            self._block(block, text, scope, lines, indent + 1, rule)
+            if other is not None:
+                lines.append(f"{pad}else:")
+                if other.data == "if_stmt":
+                    self._statement(other, text, scope, lines, indent + 1, rule)
+                else:
+                    self._block(other, text, scope, lines, indent + 1, rule)
+        elif kind == "for_stmt":
+            var, coll_tree, cond_tree, block = tree.children
+            collection = self._collection(coll_tree, text, scope)
+            inner = dict(scope)
+            inner[str(var)] = Binding(_local(var), collection.type.item)
+            lines.append(f"{pad}for {_local(var)} in {collection.src}:")
+            if cond_tree is not None:
+                lines.append(f"{pad}    if not {self._bool(cond_tree, text, inner)}:")
+                lines.append(f"{pad}        continue")
+            self._block(block, text, inner, lines, indent + 1, rule)
+        elif kind == "goto_stmt":
+            label = str(tree.children[0])
+            if label not in self.env.goto_targets:
+                hint = did_you_mean(label, self.env.goto_targets)
+                raise self.error(text, tree.children[0], f"no phase or step is called '{label}'",
+                                 "RC312", hint)
+            lines.append(f"{pad}return {self.env.goto_targets[label]!r}  # goto {label}")
+        elif kind == "stop_stmt":
+            lines.append(f"{pad}return {STOP!r}  # stop")
+        elif kind == "finish_stmt":
+            lines.append(f"{pad}return {FINISH!r}  # finish")
+        elif kind == "reveal_stmt":
+            name_tree = tree.children[0]
+            name = str(name_tree.children[-1]) if name_tree.data == "name" else None
+            if name not in self.env.reveal_slots:
+                raise self.error(text, name_tree, "only a state field declared with "
+                                 "'until: revealed' can be revealed", "RC313",
+                                 did_you_mean(name or "", self.env.reveal_slots))
+            lines.append(f"{pad}s[{self.env.reveal_slots[name]}] = 1")
+        elif kind == "event_stmt":
+            lines.append(f"{pad}if ev is not None:")
+            lines.append(f"{pad}    ev.append({self._event(tree, text, scope, rule)})")
+        elif kind == "call_stmt":
+            name_token, arg_tree = tree.children
+            procedure = self.env.procedures.get(str(name_token))
+            if procedure is None:
+                raise self.error(text, name_token, f"'{name_token}' is not an effect", "RC305",
+                                 did_you_mean(str(name_token), self.env.procedures) or
+                                 "effects are assignments, if, for, goto, stop, finish, reveal, "
+                                 "event, " + ", ".join(sorted(self.env.procedures)))
+            lines.extend(pad + line for line in procedure(self, _args(arg_tree), text, scope, tree))
+        else:  # pragma: no cover - the grammar has no other statements
+            raise self.error(text, tree, "this is not an effect", "RC311")
+
+    def _block(self, block, text, scope, lines, indent, rule):
+        before = len(lines)
+        self._statements(block.children[0], text, scope, lines, indent, rule)
+        if len(lines) == before:
+            lines.append("    " * indent + "pass")
+
+    def _target(self, tree, text, scope) -> Code:
+        if tree.data == "name":
+            word = str(tree.children[0])
+            binding = scope.get(word) or self.env.names.get(word)
+            if binding is None or not binding.assignable:
+                what = "unknown name" if binding is None else "it cannot be changed"
+                raise self.error(text, tree, f"cannot assign to '{word}': {what}", "RC314",
+                                 "only state fields can change; declare it under state:")
+            return Code(binding.code, binding.type)
+        owner = self.expr(tree.children[0], text, scope)
+        code, assignable = self._attribute(owner, str(tree.children[1]), text, tree.children[1])
+        if not assignable:
+            raise self.error(text, tree.children[1], f"'{tree.children[1]}' is fixed by the "
+                             "board or the pieces and cannot be changed", "RC314")
+        return code
+
+    def _event(self, tree, text, scope, rule) -> str:
+        name_token, kwargs = tree.children
+        items = []
+        schema = self.env.events.setdefault(str(name_token), {})
+        for kwarg in (kwargs.children if kwargs is not None else []):
+            key, value_tree = kwarg.children
+            value = self.expr(value_tree, text, scope)
+            known = schema.get(str(key))
+            if known not in (None, value.type) and value.type != T.NONE:
+                raise self.error(text, value_tree, f"event '{name_token}' had '{key}' as "
+                                 f"{T.describe(known)} elsewhere", "RC315")
+            if known is None or known == T.NONE:
+                schema[str(key)] = value.type
+            items.append(f"{str(key)!r}: {value.src}")
+        return f"({str(name_token)!r}, {rule!r}, {{{', '.join(items)}}})"
+
+
+def _args(tree) -> list:
+    return list(tree.children) if tree is not None else []
+
+
+def _local(token) -> str:
+    return f"v_{token}"
+
+
+def _entity_family(kind):
+    if isinstance(kind, str) and kind.startswith("enum:"):
+        return "enum"
+    return kind
+
+
+def _unify(a, b):
+    if T.compatible(a, b):
+        return a
+    if T.compatible(b, a):
+        return b
+    return None

@@ -1,0 +1,177 @@
+"""The ``rulecraft`` command: compile, check, play, replay and test game specs.
+
+Every user mistake (a spec error, an illegal action, a corrupt log) prints a clear message and
+exits with status 1; no traceback is shown for them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+import random
+import sys
+
+import typer
+from rich.console import Console
+
+from rulecraft.errors import RulecraftError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="rulecraft: write a board game's rules once; play, test and publish them.")
+console = Console()
+errors = Console(stderr=True)
+
+OptionList = typer.Option(None, "--option", "-O", help="Set a game option: NAME=VALUE (repeatable).")
+
+
+def _options(pairs: list[str] | None) -> dict:
+    result = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise RulecraftError(f"--option takes NAME=VALUE, not '{pair}'", code="RC106")
+        name, value = pair.split("=", 1)
+        result[name.strip()] = value.strip()
+    return result
+
+
+def _game(game: str, options: dict):
+    from rulecraft.compiler import load_rules
+    from rulecraft.runtime.engine import Game
+    from rulecraft.runtime.registry import register
+    loaded = Game(load_rules(game, options))
+    register(loaded)
+    return loaded
+
+
+def _guard(function):
+    """Run a command body, printing user errors without a traceback (exit status 1)."""
+    try:
+        return function()
+    except RulecraftError as error:
+        errors.print(str(error), highlight=False, markup=False)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def games():
+    """List the games found under rulespecs/ and examples/."""
+    from rulecraft.compiler import game_names
+    for kind in ("rulespecs", "examples"):
+        console.print(f"{kind}: " + (", ".join(game_names(kind)) or "none"), highlight=False)
+
+
+@app.command()
+def check(game: str = typer.Argument(..., help="Game name or path to its folder or game.yaml."),
+          option: list[str] = OptionList):
+    """Validate a spec: every error with file:line:col, the line, a caret and a hint."""
+    def body():
+        from rulecraft.compiler import check as check_spec
+        game_id = check_spec(game, _options(option))
+        console.print(f"{game_id}: the spec is valid.")
+    _guard(body)
+
+
+@app.command(name="compile")
+def compile_command(game: str = typer.Argument(..., help="Game name or path."),
+                    output: Path = typer.Option(None, "-o", "--output", help="Write the module here."),
+                    option: list[str] = OptionList):
+    """Compile a spec into a standalone Python module of rule tables."""
+    def body():
+        from rulecraft.compiler import compile_source
+        source = compile_source(game, _options(option))
+        if output is None:
+            sys.stdout.write(source)
+        else:
+            output.write_text(source, encoding="utf-8")
+            console.print(f"wrote {output}")
+    _guard(body)
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="Game name or path."),
+         seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
+         human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
+         bot: str = typer.Option("greedy", help="Bot for the other teams: greedy or random."),
+         log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file)."),
+         resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
+         option: list[str] = OptionList):
+    """Play a match: bot against bot by default, or people with --human."""
+    def body():
+        from rulecraft.play import play_match
+        from rulecraft.runtime.bots import BOTS
+        from rulecraft.runtime.logs import read_log, replay
+        from rulecraft.runtime.match import Match
+        if bot not in BOTS:
+            raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+        options = _options(option)
+        if resume is not None:
+            header, _ = read_log(str(resume))
+            loaded = _game(game, header.options)
+            match = replay(loaded, str(resume))
+            log_path = str(log or resume)
+        else:
+            loaded = _game(game, options)
+            match = Match(loaded, seed if seed is not None else random.SystemRandom().randrange(10**9))
+            log_path = str(log) if log else None
+        humans = set()
+        for team in human or []:
+            if team not in loaded.teams:
+                raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
+                                     code="RC108")
+            humans.add(loaded.teams.index(team))
+        play_match(match, humans, bot, console, log_path=log_path)
+    _guard(body)
+
+
+@app.command(name="replay")
+def replay_command(log: Path = typer.Argument(..., help="A match log written by --log."),
+                   game: str = typer.Option(None, help="Game name or path (default: the log's game).")):
+    """Re-run a match log, verifying every step; names the first step that diverges."""
+    def body():
+        from rulecraft.runtime.logs import read_log, replay
+        header, plies = read_log(str(log))
+        loaded = _game(game or header.game, header.options)
+        match = replay(loaded, str(log))
+        console.print(f"{log}: {len(plies)} plies replayed and verified; "
+                      + ("game over, returns " + ", ".join(f"{t} {r:+g}" for t, r in
+                                                          zip(loaded.teams, match.state.returns()))
+                         if match.state.is_terminal() else "the match is not over yet"))
+    _guard(body)
+
+
+@app.command()
+def scenario(game: str = typer.Argument(..., help="Game name or path."),
+             only: str = typer.Option(None, "--id", help="Run only this scenario.")):
+    """Run a game's scenarios (its executable examples); a failure names the step and the value."""
+    def body():
+        from rulecraft.compiler import find_game
+        from rulecraft.runtime.scenario import load_scenarios, run_scenario
+        folder = find_game(game).parent
+        chosen = [s for s in load_scenarios(folder) if only is None or s.id == only]
+        if not chosen:
+            raise RulecraftError(f"no scenario{' ' + only if only else ''} in {folder}", code="RC602")
+        failed = 0
+        for item in chosen:
+            try:
+                run_scenario(_game(str(folder), item.options), item)
+                console.print(f"[green]ok[/green]   {item.id}  {item.title}")
+            except RulecraftError as error:
+                failed += 1
+                console.print(f"[red]FAIL[/red] {item.id}  {error.message}", highlight=False)
+        console.print(f"{len(chosen) - failed} passed, {failed} failed")
+        if failed:
+            raise typer.Exit(1)
+    _guard(body)
+
+
+@app.command()
+def actions(game: str = typer.Argument(..., help="Game name or path."), option: list[str] = OptionList):
+    """Print the game's action encoding: every action id with its notation."""
+    def body():
+        loaded = _game(game, _options(option))
+        for action_id, notation in loaded.action_table():
+            console.print(f"{action_id:>6}  {notation}", highlight=False, markup=False)
+    _guard(body)
+
+
+def main():  # pragma: no cover - console entry point
+    app()

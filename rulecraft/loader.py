@@ -1,0 +1,199 @@
+"""Load spec YAML with YAML 1.2 core-schema semantics, refusing duplicate keys, keeping positions.
+
+YAML 1.1 (PyYAML's default) reads ``no``/``on``/``off`` as booleans and ``010`` as octal 8; here
+only ``true``/``false`` are booleans, ``null``/``~`` is null and integers are decimal (``010`` is
+ten). Every string is a :class:`Text` and every mapping and sequence knows where each of its items
+stands, so later stages can point at ``file:line:col``.
+
+Source: YAML 1.2.2 specification, §10.3 (core schema).
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+from yaml.constructor import ConstructorError
+
+from rulecraft.errors import Position, SpecLoadError
+
+
+class Text(str):
+    """A string from a spec file that knows its position and how to locate offsets inside it."""
+
+    position: Position
+    _offsets: list[Position] | None
+
+    def __new__(cls, value: str, position: Position, offsets: list[Position] | None = None):
+        text = super().__new__(cls, value)
+        text.position = position
+        text._offsets = offsets
+        return text
+
+    def at(self, offset: int) -> Position:
+        """Position of character ``offset`` (0-based) of the value; ``len`` gives the end."""
+        if self._offsets and 0 <= offset < len(self._offsets):
+            return self._offsets[offset]
+        if self._offsets:
+            last = self._offsets[-1]
+            return Position(last.file, last.line, last.column + 1)
+        return self.position
+
+
+class Mapping(dict):
+    """A YAML mapping; ``where(key)`` is the key's position, ``value_at(key)`` the value's."""
+
+    position: Position
+    key_positions: dict
+    value_positions: dict
+
+    def where(self, key) -> Position:
+        return self.key_positions.get(key, self.position)
+
+    def value_at(self, key) -> Position:
+        return self.value_positions.get(key, self.where(key))
+
+
+class Sequence(list):
+    """A YAML sequence; ``positions[i]`` is where item ``i`` starts."""
+
+    position: Position
+    positions: list[Position]
+
+    def at(self, index: int) -> Position:
+        return self.positions[index] if index < len(self.positions) else self.position
+
+
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with the YAML 1.2 core schema and positioned results."""
+
+
+_Loader.yaml_implicit_resolvers = {}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(true|false)$"), list("tf"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(null|~|)$"), ["n", "~", ""])
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", _INT, list("-+0123456789"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+.0123456789"))
+
+
+def _position(loader: _Loader, mark) -> Position:
+    return Position(loader.spec_file, mark.line + 1, mark.column + 1)
+
+
+def _construct_int(loader: _Loader, node) -> int:
+    return int(node.value, 10)
+
+
+def _construct_str(loader: _Loader, node) -> Text:
+    return Text(node.value, _position(loader, node.start_mark), _offsets(loader, node))
+
+
+def _construct_mapping(loader: _Loader, node) -> Mapping:
+    result = Mapping()
+    result.position = _position(loader, node.start_mark)
+    result.key_positions, result.value_positions = {}, {}
+    loader.flatten_mapping(node)
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, (str, int, bool)) or key is None:
+            raise SpecLoadError("a mapping key must be a plain word or number",
+                                _position(loader, key_node.start_mark), code="RC103")
+        here = _position(loader, key_node.start_mark)
+        if key in result:
+            first = result.key_positions[key]
+            raise SpecLoadError(
+                f"duplicate key '{key}': it is already defined on line {first.line}",
+                here, code="RC102", also=first,
+                hint="each key may appear once in a mapping; merge or rename one of them")
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_positions[key] = here
+        result.value_positions[key] = _position(loader, value_node.start_mark)
+    return result
+
+
+def _construct_sequence(loader: _Loader, node) -> Sequence:
+    result = Sequence(loader.construct_object(child, deep=True) for child in node.value)
+    result.position = _position(loader, node.start_mark)
+    result.positions = [_position(loader, child.start_mark) for child in node.value]
+    return result
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+
+
+def _offsets(loader: _Loader, node) -> list[Position]:
+    """Map each character of a scalar's value to its line and column in the source.
+
+    Works for plain, quoted and block scalars alike by walking the raw source in step with the
+    value: characters that YAML folded away (indentation, quotes, line breaks) are skipped.
+    """
+    raw = loader.spec_text[node.start_mark.index:node.end_mark.index]
+    value = node.value
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    cursor = 0
+    if node.style in ("|", ">"):
+        newline = raw.find("\n")
+        cursor = len(raw) if newline < 0 else newline
+    elif node.style in ("'", '"'):
+        cursor = 1
+    for skipped in raw[:cursor]:
+        line, column = (line + 1, 1) if skipped == "\n" else (line, column + 1)
+    result = []
+    for char in value:
+        while cursor < len(raw) and raw[cursor] != char and not (char == " " and raw[cursor] == "\n"):
+            line, column = (line + 1, 1) if raw[cursor] == "\n" else (line, column + 1)
+            cursor += 1
+        result.append(Position(loader.spec_file, line, column))
+        if cursor < len(raw):
+            line, column = (line + 1, 1) if raw[cursor] == "\n" else (line, column + 1)
+            cursor += 1
+    return result
+
+
+def load_yaml(path: str, text: str | None = None):
+    """Read the YAML file at ``path`` (or ``text`` standing for it) into positioned data.
+
+    Returns nested :class:`Mapping`, :class:`Sequence`, :class:`Text`, ``int``, ``float``,
+    ``bool`` and ``None``. Raises :class:`SpecLoadError` (RC101 unreadable YAML, RC102 duplicate
+    key, RC103 unsupported key) with the position of the problem.
+    """
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise SpecLoadError(f"cannot read {path}: {error.strerror}", None, code="RC104") from None
+    loader = _Loader(text)
+    loader.spec_file = path
+    loader.spec_text = text
+    try:
+        return loader.get_single_data()
+    except SpecLoadError:
+        raise
+    except (yaml.MarkedYAMLError, ConstructorError) as error:
+        mark = error.problem_mark or error.context_mark
+        position = Position(path, mark.line + 1, mark.column + 1) if mark else None
+        raise SpecLoadError(f"this is not valid YAML: {error.problem}", position,
+                            code="RC101") from None
+    except yaml.YAMLError as error:
+        raise SpecLoadError(f"this is not valid YAML: {error}", Position(path, 1, 1),
+                            code="RC101") from None
+    finally:
+        loader.dispose()
+
+
+def plain(value):
+    """Loaded data with positions dropped: dicts, lists, str, int, float, bool, None."""
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, Text):
+        return str(value)
+    return value

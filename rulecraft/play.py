@@ -1,0 +1,100 @@
+"""Play a match in the terminal: bots and people, a narrated play-by-play, undo, save and resume.
+
+People choose from the numbered legal actions (or type an action's notation); ``u`` undoes their
+last decision (with every roll and bot move after it), ``s`` saves the log, ``q`` saves and quits.
+A secret choice is typed without echo, and the play-by-play never shows it.
+"""
+
+from __future__ import annotations
+
+import getpass
+
+from rich.console import Console
+
+from rulecraft.runtime.bots import BOTS
+from rulecraft.runtime.engine import CHANCE, Game
+from rulecraft.runtime.logs import write_log
+from rulecraft.runtime.match import Match
+from rulecraft.runtime.narrate import Narrator
+from rulecraft.runtime.render import render_text
+
+
+class Quit(Exception):
+    """The person asked to stop."""
+
+
+def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
+               log_path: str | None = None, show_board: bool = True, input_fn=input,
+               secret_input_fn=getpass.getpass) -> Match:
+    """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
+
+    Bots are seeded from the match seed (team ``t`` gets ``seed * 100 + t``). Returns the match.
+    """
+    game = match.game
+    narrator = Narrator(game)
+    bots = {t: BOTS[bot](seed=match.seed * 100 + t) for t in range(game.num_teams) if t not in humans}
+    console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}")
+    while not match.state.is_terminal():
+        events: list = []
+        player = match.state.current_player()
+        if player == CHANCE:
+            match.roll(events)
+        elif player in humans:
+            try:
+                action = _ask(match, player, console, input_fn, secret_input_fn, log_path)
+            except Quit:
+                if log_path:
+                    write_log(match, log_path)
+                    console.print(f"saved to {log_path}; resume with --resume {log_path}")
+                return match
+            if action is None:
+                continue
+            match.apply(action, events)
+        else:
+            match.apply(bots[player].choose(match.state), events)
+        for event in events:
+            line = narrator.line(event)
+            if line:
+                console.print(line, highlight=False, markup=False)
+        if log_path:
+            write_log(match, log_path)
+    if show_board:
+        console.print(render_text(match.state), highlight=False, markup=False)
+    return match
+
+
+def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path):
+    state = match.state
+    game: Game = match.game
+    legal = state.legal_actions()
+    secret = state.is_secret()
+    console.print(render_text(state, team), highlight=False, markup=False)
+    for number, action in enumerate(legal, 1):
+        console.print(f"  {number:>3}. {state.action_notation(action)}", highlight=False, markup=False)
+    prompt = f"{game.teams[team]} ({'secret, not echoed' if secret else 'number or notation'}; u undo, s save, q quit)> "
+    while True:
+        try:
+            answer = (secret_input_fn if secret else input_fn)(prompt).strip()
+        except EOFError:
+            raise Quit from None
+        if answer == "q":
+            raise Quit
+        if answer == "u":
+            if match.undo(team):
+                console.print("undone.")
+                return None
+            console.print("nothing to undo.")
+            continue
+        if answer == "s":
+            if log_path:
+                write_log(match, log_path)
+                console.print(f"saved to {log_path}.")
+            else:
+                console.print("start the game with --log FILE to save.")
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        for action in legal:
+            if state.action_notation(action) == answer:
+                return action
+        console.print(f"'{answer}' is not one of the numbers 1–{len(legal)} or a legal notation.")

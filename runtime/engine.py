@@ -1,0 +1,422 @@
+"""The generic runtime: plays any compiled rule tables. It knows no game.
+
+A :class:`State` is plain data: a flat list of integers (the layout is in the generated module)
+and the ply count. It says who acts at every point — a team, chance, or nobody (terminal) — lists
+the legal actions as stable integer ids with a notation, applies an action or refuses it naming
+the rule that forbids it (leaving the state unchanged), and reports returns. Chance outcomes are
+actions too, so a state is a pure function of the options and the action history.
+
+Vocabulary follows OpenSpiel (game state, legal actions, chance node, ply, returns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from rulecraft.errors import DeadEndError, IllegalActionError, RulecraftError
+from rulecraft.runtime.tables import RuleTables
+
+CHANCE = -1
+TERMINAL = -4
+
+SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
+RETURN = -4
+STOP = -2
+FINISH = -3
+
+
+class Game:
+    """A playable game: compiled rule tables plus the generic machinery around them.
+
+    ``num_distinct_actions`` is the size of the decision action space; chance outcomes are
+    numbered ``0 … max_chance_outcomes - 1`` at each chance node.
+    """
+
+    def __init__(self, rules: RuleTables):
+        self.rules = rules
+        self.teams = rules.teams
+        self.num_teams = len(rules.teams)
+        self.num_distinct_actions = max(rules.num_distinct_actions, 1)
+        self.max_chance_outcomes = max((len(d.outcomes) for d in rules.dice.values()), default=0)
+        self.max_game_length = rules.max_plies
+        self._action_bases = [a.base for a in rules.actions]
+        self._field = {f.name: f for f in rules.fields}
+        self._hidden = [f for f in rules.fields if f.visible == "owner"]
+
+    @property
+    def id(self) -> str:
+        return self.rules.game_id
+
+    def new_initial_state(self) -> "State":
+        """The state at the start of the game, advanced to its first decision or chance node."""
+        state = State(self, self.rules.initial_state(), 0)
+        state._advance(None, None)
+        return state
+
+    # ---------- actions ----------
+    def action_def(self, action_id: int):
+        """The :class:`ActionDef` whose id range holds ``action_id``, or None."""
+        if not 0 <= action_id < self.rules.num_distinct_actions:
+            return None
+        low, high = 0, len(self._action_bases) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._action_bases[middle] <= action_id:
+                low = middle
+            else:
+                high = middle - 1
+        return self.rules.actions[low]
+
+    def action_notation(self, action_id: int) -> str:
+        """The human notation of a decision action id, e.g. ``place b2`` (no state needed)."""
+        action = self.action_def(action_id)
+        if action is None:
+            return f"#{action_id}"
+        values = action.decode(action_id)
+        names = {name: self.display(kind, value)
+                 for (name, kind, _, _), value in zip(action.params, values)}
+        return action.notation.format(**names)
+
+    def action_table(self) -> list[tuple[int, str]]:
+        """Every decision action id with its notation: the game's documented encoding."""
+        return [(i, self.action_notation(i)) for i in range(self.rules.num_distinct_actions)]
+
+    def display(self, kind: str, value: int) -> str:
+        """A value of type ``kind`` as a person reads it (team and space names, 'none')."""
+        if kind in ("int",):
+            return str(value)
+        if kind == "bool":
+            return "true" if value else "false"
+        if value < 0:
+            return "none"
+        names = {"team": self.rules.teams, "space": self.rules.spaces,
+                 "piece": self.rules.piece_labels, "kind": self.rules.kinds}.get(kind)
+        if names is None and kind.startswith("enum:"):
+            names = self.rules.enums.get(kind[5:])
+        return str(names[value]) if names is not None and value < len(names) else str(value)
+
+    def field(self, name: str):
+        """The :class:`FieldDef` called ``name``; raises KeyError for an unknown field."""
+        return self._field[name]
+
+    # ---------- serialisation ----------
+    def state_from_json(self, data) -> "State":
+        """Rebuild a state from :meth:`State.to_json` output (a dict or a JSON string).
+
+        Raises :class:`RulecraftError` (RC502) when the data is not a state of this game.
+        """
+        try:
+            if isinstance(data, str):
+                data = json.loads(data)
+            if data.get("game") != self.id or data.get("spec") != self.rules.spec_hash:
+                raise ValueError(f"it belongs to {data.get('game')!r}, spec {data.get('spec')!r}")
+            values = data["state"]
+            ply = data["ply"]
+            if (not isinstance(values, list) or len(values) != self.rules.slots or
+                    not all(type(v) is int for v in values) or type(ply) is not int or ply < 0):
+                raise ValueError("its values do not fit this game's state layout")
+            if not 0 <= values[SLOT_PC] < len(self.rules.nodes):
+                raise ValueError("its flow position is outside the game's turn structure")
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise RulecraftError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
+        return State(self, list(values), ply)
+
+
+class State:
+    """A game state (see the module docstring). Cheap to clone: one list copy."""
+
+    __slots__ = ("game", "s", "ply", "_legal", "_actor")
+
+    def __init__(self, game: Game, values: list, ply: int):
+        self.game = game
+        self.s = values
+        self.ply = ply
+        self._legal = None
+        self._actor = None
+
+    # ---------- who acts ----------
+    def node(self):
+        """The flow node the state stands at."""
+        return self.game.rules.nodes[self.s[SLOT_PC]]
+
+    def is_terminal(self) -> bool:
+        return self.s[SLOT_DONE] == 1
+
+    def is_chance_node(self) -> bool:
+        return not self.s[SLOT_DONE] and self.node().kind == "roll"
+
+    def is_secret(self) -> bool:
+        """True when the current decision is a secret choice (hidden from the other teams)."""
+        return not self.s[SLOT_DONE] and self.node().kind == "secret"
+
+    def current_player(self) -> int:
+        """The acting team's index, :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
+        if self.s[SLOT_DONE]:
+            return TERMINAL
+        if self._actor is None:
+            node = self.node()
+            if node.kind == "roll":
+                self._actor = CHANCE
+            elif node.kind == "secret":
+                pending = self.s[SLOT_PENDING]
+                self._actor = (pending & -pending).bit_length() - 1
+            else:
+                self._actor = node.actor(self.s)
+        return self._actor
+
+    def phase(self) -> tuple[str, str]:
+        """The current phase's name and rule id."""
+        node = self.node()
+        return node.phase, node.rule
+
+    # ---------- legal actions ----------
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids; at a chance node, the outcome indices; [] when terminal."""
+        if self._legal is None:
+            if self.s[SLOT_DONE]:
+                self._legal = []
+            else:
+                node = self.node()
+                if node.kind == "roll":
+                    self._legal = list(range(len(self.game.rules.dice[node.die].outcomes)))
+                else:
+                    self._legal = sorted(node.legal(self.s, self.current_player()))
+        return self._legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome index, probability)`` pairs at a chance node; raises elsewhere."""
+        if not self.is_chance_node():
+            raise RulecraftError("chance_outcomes() called on a state that is not a chance node",
+                                 code="RC403")
+        die = self.game.rules.dice[self.node().die]
+        return [(i, float(p)) for i, p in enumerate(die.probabilities)]
+
+    def action_notation(self, action: int) -> str:
+        """How a person writes ``action`` here (a chance outcome shows the die and its face)."""
+        if self.is_chance_node():
+            die = self.game.rules.dice[self.node().die]
+            if 0 <= action < len(die.outcomes):
+                return f"{die.name}={self.game.display(die.type, die.outcomes[action])}"
+            return f"#{action}"
+        return self.game.action_notation(action)
+
+    # ---------- applying ----------
+    def apply(self, action: int, events: list | None = None) -> None:
+        """Apply a legal action (or chance outcome), appending events to ``events`` if given.
+
+        Raises :class:`IllegalActionError` naming the rule that forbids it; the state is then
+        unchanged.
+        """
+        if action not in self.legal_actions():
+            raise self._refusal(action)
+        self.apply_unchecked(action, events)
+
+    def apply_unchecked(self, action: int, events: list | None = None) -> None:
+        """Apply an action known to be legal (bots and playouts); no check is made."""
+        s = self.s
+        rules = self.game.rules
+        node = rules.nodes[s[SLOT_PC]]
+        self._legal = None
+        actor = self.current_player()
+        self._actor = None
+        self.ply += 1
+        phase = node.phase
+        if node.kind == "roll":
+            die = rules.dice[node.die]
+            value = die.outcomes[action]
+            if events is not None:
+                events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type}))
+            self._jump(node.run(s, value, events), node.next, node)
+        else:
+            definition = self.game.action_def(action)
+            if events is not None:
+                events.append(("action", definition.rule, {"team": actor, "action": action,
+                                                          "notation": self.game.action_notation(action),
+                                                          "secret": node.kind == "secret"}))
+            result = definition.apply(s, actor, *definition.decode(action), events)
+            if node.kind == "secret":
+                s[SLOT_PENDING] &= ~(1 << actor)
+                if s[SLOT_PENDING] and result is None:
+                    self._advance(events, phase)
+                    return
+            if result is None and definition.subflow is not None:
+                s[SLOT_RETURN] = node.next
+                result = definition.subflow
+            elif result == STOP:
+                after = rules.nodes[node.next]
+                result = after.next if after.kind == "after" and after.target == node.index else node.next
+            self._jump(result, node.next, node)
+        self._triggers(events)
+        self._advance(events, phase)
+
+    def _jump(self, result, default_next, node) -> None:
+        s = self.s
+        if result is None:
+            s[SLOT_PC] = s[SLOT_RETURN] if default_next == RETURN else default_next
+        elif result >= 0:
+            s[SLOT_PC] = result
+        elif result == FINISH:
+            s[SLOT_DONE] = 1
+        else:
+            raise DeadEndError(f"'stop' used outside a choice in phase {node.phase} (rule {node.rule})")
+
+    def _triggers(self, events) -> None:
+        if not self.s[SLOT_DONE]:
+            result = self.game.rules.triggers(self.s, events)
+            if result is not None:
+                self._jump(result, self.s[SLOT_PC], self.node())
+
+    def _advance(self, events, phase) -> None:
+        """Run automatic flow nodes until a decision, a chance node or the end.
+
+        ``phase`` is the phase the last action was taken in; entering another one is an event.
+        """
+        s = self.s
+        nodes = self.game.rules.nodes
+        for _ in range(100_000):
+            if s[SLOT_DONE]:
+                if events is not None:
+                    events.append(("end", "end", {"returns": self.returns()}))
+                return
+            node = nodes[s[SLOT_PC]]
+            if events is not None and node.phase != phase and not node.in_action:
+                events.append(("phase", node.rule, {"phase": node.phase}))
+                phase = node.phase
+            if node.guard is not None and not (node.kind == "secret" and s[SLOT_PENDING]) \
+                    and not node.guard(s):
+                self._jump(None, node.next, node)
+                continue
+            kind = node.kind
+            if kind == "do":
+                self._jump(node.run(s, events), node.next, node)
+                self._triggers(events)
+            elif kind == "after":
+                s[SLOT_PC] = node.target if node.run(s) else node.next
+            elif kind == "roll":
+                return
+            else:
+                if kind == "secret" and not s[SLOT_PENDING]:
+                    mask = 0
+                    for team in node.actor(s):
+                        mask |= 1 << team
+                    if not mask:
+                        self._jump(None, node.next, node)
+                        continue
+                    s[SLOT_PENDING] = mask
+                self._actor = None
+                if not self.legal_actions():
+                    raise DeadEndError(
+                        f"no legal action for {self.game.display('team', self.current_player())} "
+                        f"in phase {node.phase} (rule {node.rule}): the rules reached a dead end")
+                return
+        raise DeadEndError("the rules ran 100000 automatic steps without a decision: an endless loop")
+
+    def _refusal(self, action) -> IllegalActionError:
+        if self.s[SLOT_DONE]:
+            return IllegalActionError("the game is over: no action is legal", "end")
+        node = self.node()
+        if node.kind == "roll":
+            return IllegalActionError(f"{action} is not an outcome of the die rolled in phase "
+                                      f"{node.phase} (rule {node.rule})", node.rule)
+        definition = self.game.action_def(action)
+        if definition is None:
+            return IllegalActionError(f"{action} is not an action id of {self.game.id} "
+                                      f"(0..{self.game.rules.num_distinct_actions - 1})", node.rule)
+        notation = self.game.action_notation(action)
+        offered = [self.game.rules.actions[i] for i in node.actions]
+        if definition not in offered:
+            names = ", ".join(a.name for a in offered)
+            return IllegalActionError(f"'{notation}' is not allowed now: phase {node.phase} "
+                                      f"(rule {node.rule}) offers only {names}", node.rule)
+        reason = definition.why_not(self.s, self.current_player(), *definition.decode(action))
+        if reason is None:
+            return IllegalActionError(f"'{notation}' is not legal here (rule {definition.rule})",
+                                      definition.rule)
+        rule, text = reason
+        return IllegalActionError(f"'{notation}' is forbidden by rule {rule}: {text}", rule)
+
+    # ---------- results ----------
+    def returns(self) -> list[float]:
+        """Each team's return: the spec's end formula when terminal, 0 before."""
+        if not self.s[SLOT_DONE]:
+            return [0.0] * self.game.num_teams
+        return [float(self.game.rules.returns(self.s, t)) for t in range(self.game.num_teams)]
+
+    def evaluation(self, team: int) -> float:
+        """The spec's evaluation of this state for ``team`` (returns when terminal)."""
+        if self.s[SLOT_DONE]:
+            return self.returns()[team] * 1e6
+        return float(self.game.rules.evaluation(self.s, team))
+
+    # ---------- copies and views ----------
+    def clone(self) -> "State":
+        return State(self.game, self.s[:], self.ply)
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.clone()
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict from which :meth:`Game.state_from_json` rebuilds this state."""
+        return {"game": self.game.id, "spec": self.game.rules.spec_hash, "ply": self.ply,
+                "state": list(self.s)}
+
+    def hash(self) -> str:
+        """A short hex digest of the state, for logs."""
+        return hashlib.blake2b(repr(self.s).encode(), digest_size=8).hexdigest()
+
+    def observation(self, team: int) -> list[int]:
+        """The state as ``team`` sees it: others' secret fields not yet revealed read -1."""
+        values = self.s[:]
+        for f in self.game._hidden:
+            if f.reveal_slot is not None and values[f.reveal_slot]:
+                continue
+            for owner in range(f.size):
+                if owner != team:
+                    values[f.base + owner] = -1
+        return values
+
+    def value(self, name: str, index: int | None = None) -> int:
+        """The raw value of state field ``name`` (for entity fields, at ``index``)."""
+        f = self.game.field(name)
+        return self.s[f.base + (index or 0)]
+
+    def describe(self, team: int | None = None) -> dict:
+        """The visible fields by name with display values (``team`` None sees everything)."""
+        values = self.s if team is None else self.observation(team)
+        game = self.game
+        result = {}
+        for f in game.rules.fields:
+            if f.name == "at":
+                continue
+            labels = {"team": game.rules.teams, "space": game.rules.spaces,
+                      "piece": game.rules.piece_labels}.get(f.of)
+            if f.of is None:
+                result[f.name] = _shown(game, f.type, values[f.base])
+            else:
+                result[f.name] = {labels[i]: _shown(game, f.type, values[f.base + i])
+                                  for i in range(f.size)}
+        return result
+
+    def __str__(self) -> str:
+        from rulecraft.runtime.render import render_text
+        return render_text(self)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and other.game is self.game and other.s == self.s \
+            and other.ply == self.ply
+
+    def __getstate__(self):
+        return (self.game.rules.game_id, self.game.rules.options, self.s, self.ply)
+
+    def __setstate__(self, data):
+        from rulecraft.runtime.registry import game_for
+        game_id, options, values, ply = data
+        self.game = game_for(game_id, options)
+        self.s, self.ply, self._legal, self._actor = values, ply, None, None
+
+
+def _shown(game, kind, value):
+    if value == -1 and kind not in ("int",):
+        return None
+    return game.display(kind, value) if kind not in ("int",) else value

@@ -1,0 +1,92 @@
+"""A live match: a state, its action history, the seeded chance sampler, undo and the log.
+
+The sampler draws the outcome of the chance node at ply ``k`` from a generator seeded with
+``(seed, k)`` alone, so the sampler's state travels with the match: the same seed gives the same
+game, replaying a log reproduces every roll, and undoing a roll and rolling again gives the same
+face (undo cannot re-roll a die). Source: DESIGN.md principle 4; boardgame.io's seeded PRNG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import random
+
+from rulecraft.errors import RulecraftError
+from rulecraft.runtime.engine import CHANCE, Game, State
+
+
+def chance_outcome(state: State, seed: int) -> int:
+    """The outcome index the seeded sampler picks at this chance node."""
+    draw = random.Random(f"rulecraft/{seed}/{state.ply}").random()
+    total = 0.0
+    outcomes = state.chance_outcomes()
+    for outcome, probability in outcomes:
+        total += probability
+        if draw < total:
+            return outcome
+    return outcomes[-1][0]
+
+
+@dataclass
+class Step:
+    """One applied action: who acted (a team index or CHANCE), the id, and the state's hash after."""
+
+    actor: int
+    action: int
+    notation: str
+    hash: str
+
+
+@dataclass
+class Match:
+    """A match in progress (see the module docstring)."""
+
+    game: Game
+    seed: int
+    state: State = None
+    steps: list = field(default_factory=list)
+    _snapshots: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.state is None:
+            self.state = self.game.new_initial_state()
+
+    def apply(self, action: int, events: list | None = None) -> None:
+        """Apply a legal action (checked), recording it for undo and the log."""
+        state = self.state
+        actor = state.current_player()
+        notation = state.action_notation(action)
+        before = state.clone()
+        state.apply(action, events)
+        self._snapshots.append(before)
+        self.steps.append(Step(actor, action, notation, state.hash()))
+
+    def roll(self, events: list | None = None) -> int:
+        """Resolve the current chance node with the seeded sampler; returns the outcome index."""
+        outcome = chance_outcome(self.state, self.seed)
+        self.apply(outcome, events)
+        return outcome
+
+    def undo(self, team: int) -> bool:
+        """Go back to just before ``team``'s last decision; False when it has made none."""
+        for index in range(len(self.steps) - 1, -1, -1):
+            if self.steps[index].actor == team:
+                self.state = self._snapshots[index]
+                del self.steps[index:]
+                del self._snapshots[index:]
+                return True
+        return False
+
+    def is_chance(self) -> bool:
+        return self.state.current_player() == CHANCE
+
+
+def resume(game: Game, seed: int, actions) -> Match:
+    """Rebuild a match by applying ``actions`` (ids) in order; raises on the first illegal one."""
+    match = Match(game, seed)
+    for ply, action in enumerate(actions):
+        try:
+            match.apply(action)
+        except RulecraftError as error:
+            raise RulecraftError(f"step {ply + 1}: {error.message}", code="RC504") from None
+    return match

@@ -1,0 +1,292 @@
+"""Scenarios: executable examples of a game's rules.
+
+A scenario file (``<game>/scenarios/*.yaml``) names a position — reached by ``start`` actions
+from the initial state and then edited by ``position`` — and a list of ``steps``: decisions by
+their notation, chance outcomes by their face, actions that must be refused (optionally naming the
+rule), and expectations on fields, events, legal actions, the acting team and returns. The same
+file is a test, an animation in the rulebook and documentation (DESIGN.md principle 6).
+
+A failure raises :class:`ScenarioError` naming the scenario, the step and the value that differed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulecraft.errors import IllegalActionError, RulecraftError, ScenarioError, SpecError
+from rulecraft.loader import load_yaml, plain
+from rulecraft.runtime.engine import CHANCE, SLOT_PC, TERMINAL, Game, State
+
+STEP_KINDS = ("do", "roll", "refuse", "expect")
+EXPECT_KEYS = ("fields", "events", "legal", "legal_includes", "legal_excludes", "to_act",
+               "returns", "phase")
+
+
+@dataclass
+class Scenario:
+    """A parsed scenario file."""
+
+    id: str
+    title: str
+    rule: str
+    path: str
+    options: dict = field(default_factory=dict)
+    start: list = field(default_factory=list)
+    position: dict = field(default_factory=dict)
+    steps: list = field(default_factory=list)
+    doc: str = ""
+
+
+@dataclass
+class Frame:
+    """One step of a played scenario, for the rulebook's animation."""
+
+    step: dict
+    events: list
+    state: State
+    legal: list
+
+
+def load_scenarios(game_dir) -> list[Scenario]:
+    """Every scenario under ``game_dir/scenarios`` (sorted by file name).
+
+    Raises :class:`ScenarioError` for a file that is not a scenario.
+    """
+    folder = Path(game_dir) / "scenarios"
+    result = []
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            data = plain(load_yaml(str(path)))
+        except SpecError as error:
+            raise ScenarioError(str(error)) from None
+        documents = data if isinstance(data, list) else [data]
+        for item in documents:
+            if not isinstance(item, dict) or not {"id", "steps"} <= item.keys():
+                raise ScenarioError(f"{path}: a scenario needs at least id: and steps:")
+            unknown = set(item) - {"id", "title", "rule", "options", "start", "position", "steps", "doc"}
+            if unknown:
+                raise ScenarioError(f"{path}: scenario {item['id']}: unknown key {sorted(unknown)[0]}")
+            result.append(Scenario(str(item["id"]), str(item.get("title", item["id"])),
+                                   str(item.get("rule", "")), str(path), dict(item.get("options") or {}),
+                                   list(item.get("start") or []), dict(item.get("position") or {}),
+                                   list(item["steps"]), str(item.get("doc", ""))))
+    return result
+
+
+def run_scenario(game: Game, scenario: Scenario) -> list[Frame]:
+    """Play ``scenario`` on ``game`` (compiled with the scenario's options); returns its frames.
+
+    The first frame is the edited position; each step adds one. Raises :class:`ScenarioError`.
+    """
+    where = f"scenario {scenario.id}"
+    state = game.new_initial_state()
+    for index, notation in enumerate(scenario.start):
+        _apply(state, notation, f"{where}, start action {index + 1}", [])
+    _edit(state, scenario.position, where)
+    frames = [Frame({"position": True}, [], state.clone(), _legal(state))]
+    events: list = []
+    for number, step in enumerate(scenario.steps, 1):
+        label = f"{where}, step {number}"
+        if not isinstance(step, dict) or len(set(step) & set(STEP_KINDS)) != 1:
+            raise ScenarioError(f"{label}: a step is one of {', '.join(STEP_KINDS)}")
+        if "do" in step or "roll" in step:
+            events = []
+            _apply(state, step["do"] if "do" in step else {"roll": step["roll"]}, label, events)
+            frames.append(Frame(step, events, state.clone(), _legal(state)))
+        elif "refuse" in step:
+            _refuse(state, step, label)
+        else:
+            _expect(state, step["expect"], events, label)
+    return frames
+
+
+def _legal(state: State) -> list:
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    return [(a, state.action_notation(a)) for a in state.legal_actions()]
+
+
+def _find(state: State, notation: str) -> int | None:
+    for action in state.legal_actions():
+        if state.action_notation(action) == notation:
+            return action
+    return None
+
+
+def _apply(state: State, step, label: str, events: list) -> None:
+    if isinstance(step, dict):
+        face = str(step["roll"])
+        if not state.is_chance_node():
+            raise ScenarioError(f"{label}: a roll of {face} was given, but no die is rolled here "
+                                f"(phase {state.phase()[0]})")
+        die = state.game.rules.dice[state.node().die]
+        faces = [state.game.display(die.type, v) for v in die.outcomes]
+        if face not in faces:
+            raise ScenarioError(f"{label}: {die.name} has no face {face} (faces: {', '.join(faces)})")
+        state.apply(faces.index(face), events)
+        return
+    action = _find(state, str(step))
+    if action is None:
+        legal = ", ".join(state.action_notation(a) for a in state.legal_actions()[:20])
+        who = _who(state)
+        raise ScenarioError(f"{label}: '{step}' is not legal for {who} in phase {state.phase()[0]}"
+                            f" (legal: {legal or 'nothing'})")
+    state.apply(action, events)
+
+
+def _refuse(state: State, step: dict, label: str) -> None:
+    notation = str(step["refuse"])
+    if _find(state, notation) is not None:
+        raise ScenarioError(f"{label}: '{notation}' should be refused but is legal")
+    candidates = [a for a in range(state.game.rules.num_distinct_actions)
+                  if state.game.action_notation(a) == notation]
+    if not candidates:
+        raise ScenarioError(f"{label}: '{notation}' is not the notation of any action of the game")
+    before = state.clone()
+    try:
+        state.apply(candidates[0])
+    except IllegalActionError as error:
+        if "rule" in step and str(step["rule"]) != error.rule:
+            raise ScenarioError(f"{label}: '{notation}' was refused by rule {error.rule} "
+                                f"({error.message}), expected rule {step['rule']}") from None
+    if state != before:
+        raise ScenarioError(f"{label}: refusing '{notation}' changed the state")
+
+
+def _who(state: State) -> str:
+    player = state.current_player()
+    if player == CHANCE:
+        return "chance"
+    if player == TERMINAL:
+        return "nobody"
+    return state.game.teams[player]
+
+
+def _expect(state: State, expected: dict, events: list, label: str) -> None:
+    game = state.game
+    unknown = set(expected) - set(EXPECT_KEYS)
+    if unknown:
+        raise ScenarioError(f"{label}: unknown expectation '{sorted(unknown)[0]}' "
+                            f"(known: {', '.join(EXPECT_KEYS)})")
+    shown = state.describe()
+    for name, value in (expected.get("fields") or {}).items():
+        actual = shown.get(name, _MISSING)
+        if actual is _MISSING:
+            raise ScenarioError(f"{label}: the game has no state field '{name}'")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if str(actual.get(str(key))) != str(item):
+                    raise ScenarioError(f"{label}: {name} of {key} is {actual.get(str(key))}, expected {item}")
+        elif str(actual) != str(value if value is not None else None):
+            raise ScenarioError(f"{label}: {name} is {actual}, expected {value}")
+    if "to_act" in expected and _who(state) != str(expected["to_act"]):
+        raise ScenarioError(f"{label}: {_who(state)} is to act, expected {expected['to_act']}")
+    if "phase" in expected and state.phase()[0] != str(expected["phase"]):
+        raise ScenarioError(f"{label}: the phase is {state.phase()[0]}, expected {expected['phase']}")
+    legal = {state.action_notation(a) for a in state.legal_actions()} if not state.is_chance_node() else set()
+    if "legal" in expected and legal != {str(n) for n in expected["legal"]}:
+        raise ScenarioError(f"{label}: legal actions are {sorted(legal)}, expected {sorted(map(str, expected['legal']))}")
+    for notation in expected.get("legal_includes") or []:
+        if str(notation) not in legal:
+            raise ScenarioError(f"{label}: '{notation}' should be legal but is not")
+    for notation in expected.get("legal_excludes") or []:
+        if str(notation) in legal:
+            raise ScenarioError(f"{label}: '{notation}' should not be legal but is")
+    if "returns" in expected:
+        returns = dict(zip(game.teams, state.returns()))
+        for team, value in expected["returns"].items():
+            if returns.get(str(team)) != float(value):
+                raise ScenarioError(f"{label}: the return of {team} is {returns.get(str(team))}, expected {value}")
+    for wanted in expected.get("events") or []:
+        if not any(_event_matches(game, event, wanted) for event in events):
+            seen = "; ".join(f"{k} {v}" for k, _, v in events if k not in ("phase",)) or "none"
+            raise ScenarioError(f"{label}: no event {wanted} in the last step (events: {seen})")
+
+
+_MISSING = object()
+
+
+def _event_matches(game: Game, event, wanted: dict) -> bool:
+    kind, rule, values = event
+    if str(wanted.get("kind")) != kind:
+        return False
+    if "rule" in wanted and str(wanted["rule"]) != rule:
+        return False
+    schema = game.rules.events.get(kind, {})
+    for key, value in wanted.items():
+        if key in ("kind", "rule"):
+            continue
+        if key not in values:
+            return False
+        actual = values[key]
+        kind_of = schema.get(key, "int")
+        shown = game.display(kind_of, actual) if isinstance(actual, int) and kind_of not in ("int",) else actual
+        if str(shown) != str(value):
+            return False
+    return True
+
+
+def _edit(state: State, position: dict, where: str) -> None:
+    """Apply a scenario's ``position`` edits, then refuse a position the rules could not hold."""
+    game = state.game
+    rules = game.rules
+    if not position:
+        return
+    unknown = set(position) - {"phase", "fields", "pieces"}
+    if unknown:
+        raise ScenarioError(f"{where}: position: has no key '{sorted(unknown)[0]}' (phase, fields, pieces)")
+    for label, space in (position.get("pieces") or {}).items():
+        if label not in rules.piece_labels:
+            raise ScenarioError(f"{where}: no piece '{label}' (pieces: {', '.join(rules.piece_labels)})")
+        state.s[game.field("at").base + rules.piece_labels.index(label)] = _value(game, "space", space, where)
+    for name, value in (position.get("fields") or {}).items():
+        try:
+            f = game.field(str(name))
+        except KeyError:
+            raise ScenarioError(f"{where}: the game has no state field '{name}'") from None
+        if f.of is None:
+            state.s[f.base] = _value(game, f.type, value, where)
+            continue
+        if not isinstance(value, dict):
+            raise ScenarioError(f"{where}: {name} is one value per {f.of}; give a mapping")
+        keys = {"team": rules.teams, "space": rules.spaces, "piece": rules.piece_labels}[f.of]
+        for key, item in value.items():
+            if str(key) not in keys:
+                raise ScenarioError(f"{where}: {name}: no {f.of} '{key}'")
+            state.s[f.base + list(keys).index(str(key))] = _value(game, f.type, item, where)
+    if "phase" in position:
+        starts = [n.index for n in rules.nodes if n.phase == position["phase"] and not n.in_action]
+        if not starts:
+            raise ScenarioError(f"{where}: no phase '{position['phase']}'")
+        state.s[SLOT_PC] = starts[0]
+    state._legal = state._actor = None
+    try:
+        state._advance(None, None)
+    except RulecraftError as error:
+        raise ScenarioError(f"{where}: the edited position cannot be played: {error.message}") from None
+    for name, rule, holds in rules.invariants:
+        if not holds(state.s):
+            raise ScenarioError(f"{where}: the edited position breaks the invariant '{name}'"
+                                f"{f' (rule {rule})' if rule else ''}: the rules could not reach it")
+
+
+def _value(game: Game, kind: str, value, where: str) -> int:
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ScenarioError(f"{where}: {value!r} is not a whole number")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ScenarioError(f"{where}: {value!r} is not true or false")
+        return int(value)
+    if value is None or value == "none":
+        return -1
+    names = {"team": game.rules.teams, "space": game.rules.spaces, "piece": game.rules.piece_labels,
+             "kind": game.rules.kinds}.get(kind)
+    if names is None and kind.startswith("enum:"):
+        names = game.rules.enums[kind[5:]]
+    if str(value) not in names:
+        raise ScenarioError(f"{where}: '{value}' is not a {kind.removeprefix('enum:')} "
+                            f"({', '.join(map(str, names))})")
+    return list(names).index(str(value))

@@ -63,10 +63,16 @@ def find_game(game: str | os.PathLike) -> Path:
     raise RulecraftError(f"no game called '{game}' (known games: {known})", code="RC105")
 
 
+def _compiler_text() -> str:
+    """The compiler's own sources: editing the compiler invalidates every cached module."""
+    folder = Path(__file__).parent
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py")))
+
+
 def _key(spec_text: str, options: dict) -> str:
     digest = hashlib.sha256()
     for part in (spec_text, json.dumps(options, sort_keys=True), grammar_text(), template_texts(),
-                 __version__):
+                 _compiler_text(), __version__):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()[:16]

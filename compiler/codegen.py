@@ -58,11 +58,7 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
     for node in ir.nodes:
         node.action_indices = tuple(a.index for a in node.actions)
     pieces = ir.pieces
-    labels = []
-    for p in pieces:
-        kind = ir.kinds[p["kind"]] if p["kind"] >= 0 else ""
-        number = f"{p['number']}" if p["number"] else f"{sum(1 for q in pieces[:pieces.index(p)] if q['team'] == p['team']) + 1}"
-        labels.append(f"{ir.teams[p['team']]} {kind}{number}".strip())
+    labels = [_piece_label(ir, index) for index in range(len(pieces))]
     num_actions = sum(_size(a) for a in ir.actions)
     env = _environment()
     return env.get_template("rules.py.j2").render(
@@ -82,6 +78,19 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
         evaluation=ir.evaluation, invariants=ir.invariants, dice=ir.dice,
         num_distinct_actions=num_actions, returns_range=ir.returns_range,
         max_plies=ir.max_plies, events=ir.events)
+
+
+def _piece_label(ir: GameIR, index: int) -> str:
+    """'atk X5' for numbered pieces; 'home goalkeeper', 'home outfield 3' for unnumbered ones."""
+    piece = ir.pieces[index]
+    team = ir.teams[piece["team"]]
+    kind = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece"
+    if piece["number"]:
+        return f"{team} {kind}{piece['number']}"
+    same = [i for i, q in enumerate(ir.pieces) if q["team"] == piece["team"] and q["kind"] == piece["kind"]]
+    if len(same) == 1:
+        return f"{team} {kind}"
+    return f"{team} {kind} {same.index(index) + 1}"
 
 
 def _size(action) -> int:

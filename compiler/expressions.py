@@ -83,6 +83,7 @@ class ExpressionCompiler:
     def __init__(self, env: Env):
         self.env = env
         self._inlining: list[str] = []
+        self._rule: str | None = None
 
     # ---------- entry points ----------
     def formula(self, text: Text, scope: dict | None = None, expect=None, what: str = "formula") -> Code:
@@ -103,6 +104,7 @@ class ExpressionCompiler:
         """Compile effect statements into indented Python lines (possibly ``return`` jumps)."""
         tree = parse_effects(text)
         lines: list[str] = []
+        self._rule = rule
         self._statements(tree, text, dict(scope or {}), lines, indent, rule)
         return lines
 
@@ -161,6 +163,9 @@ class ExpressionCompiler:
         token = tree.children[0]
         word = str(token)
         binding = scope.get(word) or self.env.names.get(word)
+        function = self.env.functions.get(word)
+        if binding is None and function is not None and not function.params:
+            return self._inline(function, [], text, scope, token)
         if binding is None:
             if word in self.env.functions or word in self.env.library:
                 raise self.error(text, token, f"'{word}' is a function: call it as {word}(...)", "RC302")
@@ -228,6 +233,30 @@ class ExpressionCompiler:
         hint = did_you_mean(name, list(self.env.functions) + list(self.env.library))
         raise self.error(text, name_token, f"unknown function '{name}'", "RC305",
                          hint or "functions are defined under define:, or come from the library")
+
+    def procedure(self, function: Function):
+        """A statement handler that inlines the effects of a designer-defined procedure."""
+        def inline(compiler, args, text, scope, tree):
+            if len(args) != len(function.params):
+                raise self.error(text, tree, f"{function.name}() takes {len(function.params)} "
+                                 f"argument(s), not {len(args)}", "RC306")
+            if function.name in self._inlining:
+                raise self.error(text, tree, f"{function.name}() calls itself; procedures may "
+                                 "not be recursive", "RC307")
+            inner = {}
+            for param, arg_tree in zip(function.params, args):
+                value = self.expr(arg_tree, text, scope)
+                inner[param] = Binding(f"({value.src})", value.type)
+            self._inlining.append(function.name)
+            try:
+                if function.tree is None:
+                    function.tree = parse_effects(function.body)
+                lines: list[str] = []
+                self._statements(function.tree, function.body, inner, lines, 0, self._rule)
+            finally:
+                self._inlining.pop()
+            return lines or ["pass"]
+        return inline
 
     def _inline(self, function: Function, args, text, scope, token):
         if len(args) != len(function.params):

@@ -19,6 +19,7 @@ REFERENCE = {
     "sum": ("sum(E for x in S where C)", "the total of E over the items of S that satisfy C"),
     "min": ("min(a, b, ...) | min(E for x in S where C)", "the least value (0 for nothing)"),
     "max": ("max(a, b, ...) | max(E for x in S where C)", "the greatest value (0 for nothing)"),
+    "first": ("first(x in S where C)", "the first item of S that satisfies C, or none"),
     "abs": ("abs(n)", "the absolute value of n"),
     "range": ("range(a, b)", "the numbers a, a+1, ..., b (both ends included)"),
     "adjacent": ("adjacent(a, b)", "true when spaces a and b are neighbours on the board"),
@@ -56,6 +57,17 @@ def _quantifier(name):
         return Code(f"len({collection.src})", T.INT) if name == "count" else \
             Code(f"(len({collection.src}) > 0)", T.BOOL)
     return build
+
+
+def _first(compiler: ExpressionCompiler, args, text, scope, tree):
+    _arity(compiler, args, text, tree, "first", 1)
+    if args[0].data != "selection":
+        raise compiler.error(text, args[0], "first() takes 'x in S where C'", "RC308")
+    var, collection, cond, _ = compiler.selection(args[0], text, scope)
+    if not T.is_entity(collection.type.item):
+        raise compiler.error(text, args[0], "first() picks from a list of teams, spaces or pieces",
+                             "RC308")
+    return Code(f"next(({var} for {var} in {collection.src} if {cond}), -1)", collection.type.item)
 
 
 def _extreme(name):
@@ -113,6 +125,7 @@ def _move(compiler, args, text, scope, tree):
 
 FUNCTIONS = {
     "count": _quantifier("count"), "any": _quantifier("any"), "all": _quantifier("all"),
+    "first": _first,
     "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
     "adjacent": _spaces(2, "adjacent", lambda a, b: Code(f"({b} in NEIGHBOR_SETS[{a}])", T.BOOL)),
     "neighbors": _spaces(1, "neighbors", lambda a: Code(f"NEIGHBORS[{a}]", T.ListOf(T.SPACE))),

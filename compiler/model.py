@@ -28,7 +28,7 @@ HEADER_SLOTS = 4
 RETURN = -4          # a flow node's next: go back to the choice that started this action's steps
 
 SECTIONS = ("game", "options", "enums", "board", "pieces", "dice", "state", "tables", "define",
-            "setup", "turn", "actions", "triggers", "end", "evaluation", "invariants",
+            "procedures", "setup", "turn", "actions", "triggers", "end", "evaluation", "invariants",
             "limits", "open_questions")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -61,8 +61,10 @@ class Node:
     repeat: str | None = None
     target: int | None = None
     die: str | None = None
-    stop_target: int | None = None
     owner_action: str | None = None
+    phase_when: Mapping | None = None    # the phase whose when: this entry node tests
+    phase_end: int | None = None          # the phase's last node, for skipping it whole
+    skip: int = -1                        # where to go when the guard is false
 
 
 @dataclass
@@ -71,7 +73,8 @@ class Param:
     type: object
     size: int
     offset: int = 0
-    source: str | None = None
+    source: Mapping | None = None
+    from_src: str | None = None
 
 
 @dataclass
@@ -203,6 +206,7 @@ class SpecReader:
         self.read_state(data.get("state"), enums, board)
         tables = self.read_tables(data.get("tables"), enums)
         self.read_functions(data.get("define"))
+        self.read_procedures(data.get("procedures"))
         nodes, actions, first_turn = self.read_flow(data)
         triggers = self.read_triggers(data.get("triggers"))
         returns, returns_range = self.read_end(data["end"])
@@ -340,12 +344,12 @@ class SpecReader:
         self.declare("spaces", Binding(repr(tuple(range(len(spaces)))), T.ListOf(T.SPACE)), board.position)
         for name, (kind, _) in attributes.items():
             self._space_attribute(name, kind)
-        neighbors = self._adjacency(board, spaces, attributes, grid)
         derived = board.get("attributes") or Mapping()
         for name, formula in derived.items():
             self.identifier(name, derived.where(name), "the attribute")
-            attributes[str(name)] = self._per_space(derived, name, spaces, attributes, neighbors)
+            attributes[str(name)] = self._per_space(derived, name, spaces, attributes, None)
             self._space_attribute(str(name), attributes[str(name)][0])
+        neighbors = self._adjacency(board, spaces, attributes, grid)
         areas = board.get("areas") or Mapping()
         for name, formula in areas.items():
             self.identifier(name, areas.where(name), "the area")
@@ -451,8 +455,9 @@ class SpecReader:
         if code.type not in (T.INT, T.BOOL):
             raise SpecError("a space attribute is a number or a condition", text.position, code="RC336")
         tables = {f"SPACE_{n.upper()}": values for n, (_, values) in attributes.items()}
-        tables.update(NEIGHBORS=neighbors, NEIGHBOR_SETS=[frozenset(n) for n in neighbors],
-                      DISTANCE=_distances(neighbors))
+        if neighbors is not None:
+            tables.update(NEIGHBORS=neighbors, NEIGHBOR_SETS=[frozenset(n) for n in neighbors],
+                          DISTANCE=_distances(neighbors))
         values = [int(_evaluate(code.src, dict(tables, z=z), text.position)) for z in range(len(spaces))]
         if expect == T.BOOL and code.type != T.BOOL:
             raise SpecError("an area is a condition on the space z", text.position, code="RC336")
@@ -674,15 +679,29 @@ class SpecReader:
 
     def read_functions(self, define):
         for signature, body in (define or {}).items():
-            match = re.match(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$", str(signature))
+            match = re.match(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([\w\s,]*)\))?\s*$", str(signature))
             if not match:
                 raise SpecError(f"'{signature}' is not a definition head like 'name(a, b)'",
                                 define.where(signature), code="RC344")
             name = match.group(1)
-            params = [p.strip() for p in match.group(2).split(",") if p.strip()]
+            params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
             if name in self.env.functions or name in self.env.library:
                 raise SpecError(f"'{name}' is already a function", define.where(signature), code="RC344")
             self.env.functions[name] = Function(name, params, self.text(define, signature, "define"))
+
+    def read_procedures(self, procedures):
+        for signature, body in (procedures or {}).items():
+            match = re.match(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$", str(signature))
+            if not match:
+                raise SpecError(f"'{signature}' is not a procedure head like 'name(a, b)'",
+                                procedures.where(signature), code="RC344")
+            name = match.group(1)
+            if name in self.env.procedures:
+                raise SpecError(f"'{name}' is already an effect", procedures.where(signature),
+                                code="RC344")
+            params = [p.strip() for p in match.group(2).split(",") if p.strip()]
+            function = Function(name, params, self.text(procedures, signature, "procedures"))
+            self.env.procedures[name] = self.compiler.procedure(function)
 
     # ---------- flow ----------
     def read_flow(self, data):
@@ -724,8 +743,14 @@ class SpecReader:
                                 code="RC347")
             if not isinstance(steps, Sequence) or not steps:
                 raise SpecError("steps: lists the phase's steps", phase.value_at("steps"), code="RC347")
+            entry = None
+            if "when" in phase:
+                entry = Node(len(nodes), "do", name, rule, spec=Mapping(), phase_when=phase)
+                nodes.append(entry)
             for index, step in enumerate(steps):
                 self._step(step, name, rule, nodes)
+            if entry is not None:
+                entry.phase_end = len(nodes) - 1
         else:
             single = Mapping({k: v for k, v in phase.items() if k not in ("phase", "steps", "doc")})
             single.position, single.key_positions = phase.position, phase.key_positions
@@ -770,6 +795,8 @@ class SpecReader:
                 self.identifier(param_name, spec["params"].where(param_name), "the parameter")
                 action.params.append(self._param(str(param_name), type_word,
                                                  spec["params"].value_at(param_name)))
+                if isinstance(type_word, Mapping):
+                    action.params[-1].source = type_word
             action.base = base
             size = 1
             for param in action.params:
@@ -796,6 +823,9 @@ class SpecReader:
         return result
 
     def _param(self, name, type_word, position) -> Param:
+        if isinstance(type_word, Mapping):
+            self.keys(type_word, f"parameter '{name}'", ("type", "from"))
+            position, type_word = type_word.value_at("type"), type_word["type"]
         word = str(type_word)
         match = re.match(r"^(-?\d+)\.\.(-?\d+)$", word)
         if match:
@@ -821,11 +851,17 @@ class SpecReader:
         if node.kind == "after":
             chooser = nodes[node.target]
             node.repeat = self.compiler.condition(self.text(chooser.spec, "repeat", "step"))
-            node.next = chooser.next
-            chooser.next = node.index
+            return
+        if node.phase_when is not None:
+            node.guard = self.compiler.condition(self.text(node.phase_when, "when", "phase"))
+            node.lines = ["    return None"]
+            node.skip = nodes[node.phase_end].next
             return
         if step is not None and "when" in step:
             node.guard = self.compiler.condition(self.text(step, "when", "step"))
+        node.skip = node.next
+        if node.kind == "choose" and "repeat" in step:
+            node.skip = nodes[node.next].next
         if node.kind == "do":
             node.lines = self.compiler.effects(self.text(step, "do", "step"), rule=node.rule)
             if any("# stop" in line for line in node.lines):
@@ -880,6 +916,12 @@ class SpecReader:
         spec = action.spec
         scope = {"actor": Binding("actor", T.TEAM)}
         for param in action.params:
+            if param.source is not None:
+                text = self.text(param.source, "from", f"parameter '{param.name}'")
+                code = self.compiler.formula(text, scope, T.ListOf(param.type), "list of choices")
+                param.from_src = code.src
+                action.conditions.append((action.rule, f"{param.name} must be one of {text}",
+                                          f"(p_{param.name} in {code.src})"))
             scope[param.name] = Binding(f"p_{param.name}", param.type)
         legal = spec.get("legal")
         if legal is not None:
@@ -925,9 +967,19 @@ class SpecReader:
     def read_invariants(self, invariants) -> list:
         result = []
         for index, item in enumerate(invariants or []):
-            self.keys(item, "an invariant", ("name", "holds"), ("rule", "doc"))
+            self.keys(item, "an invariant", ("name",), ("holds", "never_decreases", "rule", "doc"))
+            if ("holds" in item) == ("never_decreases" in item):
+                raise SpecError("an invariant has either holds: (a condition on every state) or "
+                                "never_decreases: (a number that may not go down from one state to "
+                                "the next)", item.position, code="RC357")
+            if "holds" in item:
+                kind, src = "holds", self.compiler.condition(self.text(item, "holds", "invariant"))
+            else:
+                kind = "never_decreases"
+                src = self.compiler.formula(self.text(item, "never_decreases", "invariant"), {},
+                                            T.INT, "formula").src
             result.append({"name": str(item["name"]), "rule": str(item.get("rule", "")),
-                           "src": self.compiler.condition(self.text(item, "holds", "invariant"))})
+                           "kind": kind, "src": src})
         return result
 
     def read_limits(self, limits) -> int:

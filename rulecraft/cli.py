@@ -47,7 +47,7 @@ def _guard(function):
     try:
         return function()
     except RulecraftError as error:
-        errors.print(str(error), highlight=False, markup=False)
+        errors.print(str(error), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
 

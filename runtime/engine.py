@@ -96,6 +96,22 @@ class Game:
             names = self.rules.enums.get(kind[5:])
         return str(names[value]) if names is not None and value < len(names) else str(value)
 
+    def broken_invariants(self, state: "State", before: "State | None" = None) -> list[str]:
+        """Names of the spec's invariants that ``state`` breaks.
+
+        ``holds`` invariants are checked on ``state``; ``never_decreases`` ones compare it with
+        ``before`` (the state one ply earlier) when given.
+        """
+        broken = []
+        for name, rule, kind, formula in self.rules.invariants:
+            label = f"{name} (rule {rule})" if rule else name
+            if kind == "holds":
+                if not formula(state.s):
+                    broken.append(label)
+            elif before is not None and formula(state.s) < formula(before.s):
+                broken.append(label)
+        return broken
+
     def field(self, name: str):
         """The :class:`FieldDef` called ``name``; raises KeyError for an unknown field."""
         return self._field[name]
@@ -244,11 +260,19 @@ class State:
                 s[SLOT_RETURN] = node.next
                 result = definition.subflow
             elif result == STOP:
-                after = rules.nodes[node.next]
-                result = after.next if after.kind == "after" and after.target == node.index else node.next
+                result = self._past(node)
             self._jump(result, node.next, node)
         self._triggers(events)
         self._advance(events, phase)
+
+    def _past(self, node) -> int:
+        """The node after ``node``, skipping the repetition step of a repeated choice."""
+        following = node.next
+        if following >= 0:
+            after = self.game.rules.nodes[following]
+            if after.kind == "after" and after.target == node.index:
+                return after.next
+        return following
 
     def _jump(self, result, default_next, node) -> None:
         s = self.s
@@ -267,14 +291,18 @@ class State:
             if result is not None:
                 self._jump(result, self.s[SLOT_PC], self.node())
 
-    def _advance(self, events, phase) -> None:
+    def _advance(self, events, phase) -> None:  # noqa: C901 - the flow interpreter's one loop
         """Run automatic flow nodes until a decision, a chance node or the end.
 
         ``phase`` is the phase the last action was taken in; entering another one is an event.
+        Raises :class:`DeadEndError` when a decision offers nothing or the flow never stops.
         """
+        loop: list[int] = []
         s = self.s
         nodes = self.game.rules.nodes
-        for _ in range(100_000):
+        for step in range(100_000):
+            if step > 99_990:
+                loop.append(s[SLOT_PC])
             if s[SLOT_DONE]:
                 if events is not None:
                     events.append(("end", "end", {"returns": self.returns()}))
@@ -285,7 +313,7 @@ class State:
                 phase = node.phase
             if node.guard is not None and not (node.kind == "secret" and s[SLOT_PENDING]) \
                     and not node.guard(s):
-                self._jump(None, node.next, node)
+                self._jump(None, node.skip, node)
                 continue
             kind = node.kind
             if kind == "do":
@@ -310,7 +338,9 @@ class State:
                         f"no legal action for {self.game.display('team', self.current_player())} "
                         f"in phase {node.phase} (rule {node.rule}): the rules reached a dead end")
                 return
-        raise DeadEndError("the rules ran 100000 automatic steps without a decision: an endless loop")
+        where = " → ".join(f"{nodes[i].phase} (rule {nodes[i].rule}, step {i})" for i in loop)
+        raise DeadEndError("the rules ran 100000 automatic steps without a decision, an endless "
+                           f"loop through {where}")
 
     def _refusal(self, action) -> IllegalActionError:
         if self.s[SLOT_DONE]:

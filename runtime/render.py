@@ -18,9 +18,11 @@ def space_contents(state, space: int, team: int | None = None) -> str:
         return "+".join(labels)
     values = state.s if team is None else state.observation(team)
     for f in rules.fields:
+        if f.of != "space" or f.name == "at":
+            continue
         value = values[f.base + space]
         empty = value == -1 if f.type not in ("int", "bool") else value == 0
-        if f.of == "space" and f.name != "at" and not empty:
+        if not empty:
             shown = game.display(f.type, value)
             return shown[:1].upper() if f.type == "team" else shown
     return ""

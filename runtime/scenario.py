@@ -265,10 +265,10 @@ def _edit(state: State, position: dict, where: str) -> None:
         state._advance(None, None)
     except RulecraftError as error:
         raise ScenarioError(f"{where}: the edited position cannot be played: {error.message}") from None
-    for name, rule, holds in rules.invariants:
-        if not holds(state.s):
-            raise ScenarioError(f"{where}: the edited position breaks the invariant '{name}'"
-                                f"{f' (rule {rule})' if rule else ''}: the rules could not reach it")
+    broken = game.broken_invariants(state)
+    if broken:
+        raise ScenarioError(f"{where}: the edited position breaks the invariant '{broken[0]}': "
+                            "the rules could not reach it")
 
 
 def _value(game: Game, kind: str, value, where: str) -> int:

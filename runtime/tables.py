@@ -49,7 +49,8 @@ class FlowNode:
     listed team picks one action, hidden from the others), ``roll`` (a chance node) or ``after``
     (repeat the choice at ``target`` while ``run(s)`` holds). ``next`` is the following node, or
     -4 to return to the choice that started the current action's steps. ``in_action`` marks the
-    steps of an action's ``then:``; their ``phase`` is the action's name.
+    steps of an action's ``then:``; their ``phase`` is the action's name. When ``guard`` is false
+    the flow goes to ``skip`` instead (past a repeated choice, or past a whole guarded phase).
     """
 
     index: int
@@ -65,6 +66,7 @@ class FlowNode:
     die: str | None
     target: int | None
     in_action: bool
+    skip: int
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,6 @@ class RuleTables:
     returns: Callable
     returns_range: tuple
     evaluation: Callable
-    invariants: tuple
+    invariants: tuple          # (name, rule, "holds" | "never_decreases", formula(s))
     max_plies: int
     events: dict

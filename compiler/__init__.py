@@ -18,7 +18,7 @@ import sys
 from rulecraft import __version__
 from rulecraft.errors import RulecraftError
 from rulecraft.compiler.codegen import generate, template_texts
-from rulecraft.loader import load_yaml
+from rulecraft.loader import load_yaml, read_spec
 from rulecraft.compiler.model import SpecReader
 from rulecraft.compiler.parser import grammar_text
 
@@ -85,7 +85,7 @@ def compile_source(game, options: dict | None = None) -> str:
     Raises :class:`SpecError` for any mistake in the spec.
     """
     path = find_game(game)
-    text = path.read_text(encoding="utf-8")
+    text = read_spec(str(path))
     data = load_yaml(str(path), text)
     ir = SpecReader(data, str(path), options).build()
     spec_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -100,7 +100,7 @@ def check(game, options: dict | None = None) -> str:
 def load_rules(game, options: dict | None = None, *, use_cache: bool = True):
     """Compile (or fetch from the cache) and import a game's rules; returns its ``RuleTables``."""
     path = find_game(game)
-    text = path.read_text(encoding="utf-8")
+    text = read_spec(str(path))
     options = dict(options or {})
     cache_dir = Path(os.environ.get("RULECRAFT_CACHE", Path.home() / ".cache" / "rulecraft"))
     key = _key(text, options)

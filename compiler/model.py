@@ -803,7 +803,7 @@ class SpecReader:
                 size *= param.size
             base += size
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
-            for param in re.findall(r"{(\w+)}", action.notation):
+            for param in re.findall(r"{(\w+)(?::[^}]*)?}", action.notation):
                 if param not in [p.name for p in action.params]:
                     raise SpecError(f"notation names '{param}', which is not a parameter",
                                     spec.value_at("notation"), code="RC348")

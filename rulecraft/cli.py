@@ -118,7 +118,10 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                 raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
-        play_match(match, humans, bot, console, log_path=log_path)
+        from rulecraft.compiler import find_game
+        from rulecraft.texts import messages
+        play_match(match, humans, bot, console, log_path=log_path,
+                   messages=messages(find_game(game).parent))
     _guard(body)
 
 

@@ -156,6 +156,22 @@ def _offsets(loader: _Loader, node) -> list[Position]:
     return result
 
 
+def read_spec(path: str) -> str:
+    """The text of the spec file at ``path``.
+
+    Raises :class:`SpecLoadError` (RC104) when the file cannot be read or is not UTF-8 text.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise SpecLoadError(f"cannot read {path}: {error.strerror}", None, code="RC104") from None
+    except UnicodeDecodeError as error:
+        line = error.object[:error.start].count(b"\n") + 1
+        raise SpecLoadError(f"cannot read {path}: it is not UTF-8 text (byte {error.object[error.start]:#04x} "
+                            f"on line {line}); save it as UTF-8", None, code="RC104") from None
+
+
 def load_yaml(path: str, text: str | None = None):
     """Read the YAML file at ``path`` (or ``text`` standing for it) into positioned data.
 
@@ -164,11 +180,7 @@ def load_yaml(path: str, text: str | None = None):
     key, RC103 unsupported key) with the position of the problem.
     """
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise SpecLoadError(f"cannot read {path}: {error.strerror}", None, code="RC104") from None
+        text = read_spec(path)
     loader = _Loader(text)
     loader.spec_file = path
     loader.spec_text = text

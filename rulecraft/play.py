@@ -25,15 +25,19 @@ class Quit(Exception):
 
 def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
-               secret_input_fn=getpass.getpass) -> Match:
+               secret_input_fn=getpass.getpass, messages: dict | None = None) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
+
+    ``messages`` holds the game's play-by-play texts (``templates`` and ``phases``, see
+    :func:`rulecraft.texts.messages`).
 
     Bots are seeded from the match seed (team ``t`` gets ``seed * 100 + t``). Returns the match.
     """
     game = match.game
-    narrator = Narrator(game)
+    narrator = Narrator(game, **(messages or {}))
     bots = {t: BOTS[bot](seed=match.seed * 100 + t) for t in range(game.num_teams) if t not in humans}
-    console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}")
+    console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
+                  soft_wrap=True)
     while not match.state.is_terminal():
         events: list = []
         player = match.state.current_player()
@@ -55,7 +59,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         for event in events:
             line = narrator.line(event)
             if line:
-                console.print(line, highlight=False, markup=False)
+                console.print(line, highlight=False, markup=False, soft_wrap=True)
         if log_path:
             write_log(match, log_path)
     if show_board:

@@ -74,7 +74,7 @@ class Game:
         if action is None:
             return f"#{action_id}"
         values = action.decode(action_id)
-        names = {name: self.display(kind, value)
+        names = {name: _Shown(self.display(kind, value), kind == "bool" and bool(value))
                  for (name, kind, _, _), value in zip(action.params, values)}
         return action.notation.format(**names)
 
@@ -308,13 +308,13 @@ class State:
                     events.append(("end", "end", {"returns": self.returns()}))
                 return
             node = nodes[s[SLOT_PC]]
-            if events is not None and node.phase != phase and not node.in_action:
-                events.append(("phase", node.rule, {"phase": node.phase}))
-                phase = node.phase
             if node.guard is not None and not (node.kind == "secret" and s[SLOT_PENDING]) \
                     and not node.guard(s):
                 self._jump(None, node.skip, node)
                 continue
+            if events is not None and node.phase != phase and not node.in_action:
+                events.append(("phase", node.rule, {"phase": node.phase}))
+                phase = node.phase
             kind = node.kind
             if kind == "do":
                 self._jump(node.run(s, events), node.next, node)
@@ -444,6 +444,19 @@ class State:
         game_id, options, values, ply = data
         self.game = game_for(game_id, options)
         self.s, self.ply, self._legal, self._actor = values, ply, None, None
+
+
+class _Shown(str):
+    """A parameter in a notation: ``{p}`` shows its value; ``{flag: with the ball}`` shows the
+    text after the colon only when the boolean parameter ``flag`` is true."""
+
+    def __new__(cls, text: str, flag: bool):
+        shown = super().__new__(cls, text)
+        shown.flag = flag
+        return shown
+
+    def __format__(self, spec: str) -> str:
+        return (spec if self.flag else "") if spec else str(self)
 
 
 def _shown(game, kind, value):

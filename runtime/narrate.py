@@ -2,52 +2,66 @@
 
 An event is ``(kind, rule id, values)``. The built-in kinds are ``phase``, ``action``, ``roll``
 and ``end``; a spec adds its own with ``event name(key: value, ...)``. A game's text file
-(``text/<lang>.yaml``, key ``events:``) may give a template per kind, with ``{key}`` placeholders
-and ``{rule}``; kinds without a template print as ``kind key=value …``.
+(``text/<lang>.yaml``, key ``events:``) gives a Jinja2 template per kind, with the event's values
+and ``rule`` as variables (names already shown as names); kinds without a template print as
+``kind (rule r) key=value …``. A template naming an unknown variable is an error, never blank.
 """
 
 from __future__ import annotations
 
+import jinja2
+
+from rulecraft.errors import RulecraftError
 from rulecraft.runtime.engine import Game
 
 DEFAULTS = {
-    "phase": "— {phase} (rule {rule})",
-    "action": "{team}: {notation}",
-    "roll": "  rolls {die}: {value}",
-    "end": "Game over — {returns}",
+    "phase": "— {{ phase }} (rule {{ rule }})",
+    "action": "{{ team }}: {{ notation }}",
+    "roll": "  {{ die }} rolls {{ value }}",
+    "end": "Game over — {{ returns }}",
 }
+
+_ENVIRONMENT = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
 
 
 class Narrator:
-    """Formats events for one game with optional per-kind templates."""
+    """Formats events for one game, with optional per-kind Jinja2 templates."""
 
-    def __init__(self, game: Game, templates: dict | None = None):
+    def __init__(self, game: Game, templates: dict | None = None, phases: dict | None = None):
         self.game = game
-        self.templates = dict(DEFAULTS)
-        self.templates.update(templates or {})
+        self.phases = dict(phases or {})
+        self.templates = {}
+        for kind, text in {**DEFAULTS, **(templates or {})}.items():
+            try:
+                self.templates[kind] = _ENVIRONMENT.from_string(str(text))
+            except jinja2.TemplateSyntaxError as error:
+                raise RulecraftError(f"the event message for '{kind}' is not a valid template: "
+                                     f"{error.message}", code="RC701") from None
 
     def values(self, kind: str, rule: str, values: dict) -> dict:
-        """The event's values as display strings (names for teams, spaces, pieces)."""
+        """The event's values as display strings (names for teams, spaces, pieces, enums)."""
         game = self.game
         shown = {"rule": rule}
         schema = game.rules.events.get(kind, {})
         for key, value in values.items():
-            if kind == "action" and key == "team" or kind == "end" and key == "team":
+            if kind == "phase":
+                shown[key] = self.phases.get(value, value)
+            elif kind in ("action", "end") and key == "team":
                 shown[key] = game.display("team", value)
             elif kind == "roll" and key == "value":
                 shown[key] = game.display(values.get("type", "int"), value)
             elif kind == "end" and key == "returns":
                 shown[key] = ", ".join(f"{t} {r:+g}" for t, r in zip(game.teams, value))
-            elif key in schema and schema[key] not in ("int", "bool"):
-                shown[key] = game.display(schema[key], value)
-            elif isinstance(value, int) and key in schema and schema[key] == "int" and kind != "roll":
-                shown[key] = f"{value:+d}" if key.endswith("modifier") else str(value)
+            elif key in schema and isinstance(value, int) and str(schema[key]) == "bool":
+                shown[key] = bool(value)
+            elif key in schema and isinstance(value, int) and str(schema[key]) != "int":
+                shown[key] = game.display(str(schema[key]), value)
             else:
                 shown[key] = value
         return shown
 
     def line(self, event) -> str | None:
-        """One line for ``event``, or None for a secret action (never echoed)."""
+        """One line for ``event``; a secret action shows only that a choice was made."""
         kind, rule, values = event
         if kind == "action" and values.get("secret"):
             return f"{self.game.display('team', values['team'])}: chooses in secret"
@@ -57,6 +71,7 @@ class Narrator:
             details = " ".join(f"{k}={v}" for k, v in shown.items() if k != "rule")
             return f"  {kind} (rule {rule}) {details}".rstrip()
         try:
-            return template.format(**shown)
-        except (KeyError, IndexError):
-            return f"  {kind} (rule {rule}) " + " ".join(f"{k}={v}" for k, v in shown.items())
+            return template.render(**shown)
+        except jinja2.UndefinedError as error:
+            raise RulecraftError(f"the event message for '{kind}' names something the event "
+                                 f"does not carry: {error.message}", code="RC702") from None

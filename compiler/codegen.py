@@ -7,6 +7,7 @@ checker validated. The result imports only :mod:`rulecraft.runtime`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -16,7 +17,9 @@ from rulecraft.compiler.model import GameIR
 TEMPLATES = Path(__file__).with_name("templates")
 
 
+@lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    """One environment per process, so the template is compiled once, not on every generate()."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)

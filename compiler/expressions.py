@@ -84,6 +84,7 @@ class ExpressionCompiler:
         self.env = env
         self._inlining: list[str] = []
         self._rule: str | None = None
+        self._locals = 0
 
     # ---------- entry points ----------
     def formula(self, text: Text, scope: dict | None = None, expect=None, what: str = "formula") -> Code:
@@ -244,14 +245,17 @@ class ExpressionCompiler:
                 raise self.error(text, tree, f"{function.name}() calls itself; procedures may "
                                  "not be recursive", "RC307")
             inner = {}
+            lines: list[str] = []
             for param, arg_tree in zip(function.params, args):
                 value = self.expr(arg_tree, text, scope)
-                inner[param] = Binding(f"({value.src})", value.type)
+                self._locals += 1
+                local = f"a{self._locals}_{param}"   # arguments are evaluated once, at the call
+                lines.append(f"{local} = {value.src}")
+                inner[param] = Binding(local, value.type)
             self._inlining.append(function.name)
             try:
                 if function.tree is None:
                     function.tree = parse_effects(function.body)
-                lines: list[str] = []
                 self._statements(function.tree, function.body, inner, lines, 0, self._rule)
             finally:
                 self._inlining.pop()

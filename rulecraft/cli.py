@@ -156,10 +156,11 @@ def scenario(game: str = typer.Argument(..., help="Game name or path."),
         for item in chosen:
             try:
                 run_scenario(_game(str(folder), item.options), item)
-                console.print(f"[green]ok[/green]   {item.id}  {item.title}")
+                console.print(f"[green]ok[/green]   {item.id}  {item.title}", soft_wrap=True)
             except RulecraftError as error:
                 failed += 1
-                console.print(f"[red]FAIL[/red] {item.id}  {error.message}", highlight=False)
+                console.print(f"[red]FAIL[/red] {item.id}  {error.message}", highlight=False,
+                              soft_wrap=True)
         console.print(f"{len(chosen) - failed} passed, {failed} failed")
         if failed:
             raise typer.Exit(1)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from rulecraft.errors import IllegalActionError, RulecraftError, ScenarioError, SpecError
 from rulecraft.loader import load_yaml, plain
-from rulecraft.runtime.engine import CHANCE, SLOT_PC, TERMINAL, Game, State
+from rulecraft.runtime.engine import CHANCE, SLOT_PC, SLOT_PENDING, TERMINAL, Game, State
 
 STEP_KINDS = ("do", "roll", "refuse", "expect")
-EXPECT_KEYS = ("fields", "events", "legal", "legal_includes", "legal_excludes", "to_act",
-               "returns", "phase")
+EXPECT_KEYS = ("fields", "events", "no_events", "legal", "legal_includes", "legal_excludes",
+               "to_act", "returns", "phase")
 
 
 @dataclass
@@ -176,9 +176,9 @@ def _expect(state: State, expected: dict, events: list, label: str) -> None:
             raise ScenarioError(f"{label}: the game has no state field '{name}'")
         if isinstance(value, dict):
             for key, item in value.items():
-                if str(actual.get(str(key))) != str(item):
+                if str(actual.get(str(key))) != _text(item):
                     raise ScenarioError(f"{label}: {name} of {key} is {actual.get(str(key))}, expected {item}")
-        elif str(actual) != str(value if value is not None else None):
+        elif str(actual) != _text(value):
             raise ScenarioError(f"{label}: {name} is {actual}, expected {value}")
     if "to_act" in expected and _who(state) != str(expected["to_act"]):
         raise ScenarioError(f"{label}: {_who(state)} is to act, expected {expected['to_act']}")
@@ -198,6 +198,9 @@ def _expect(state: State, expected: dict, events: list, label: str) -> None:
         for team, value in expected["returns"].items():
             if returns.get(str(team)) != float(value):
                 raise ScenarioError(f"{label}: the return of {team} is {returns.get(str(team))}, expected {value}")
+    for kind in expected.get("no_events") or []:
+        if any(event[0] == str(kind) for event in events):
+            raise ScenarioError(f"{label}: the last step should not have had a '{kind}' event")
     for wanted in expected.get("events") or []:
         if not any(_event_matches(game, event, wanted) for event in events):
             seen = "; ".join(f"{k} {v}" for k, _, v in events if k not in ("phase",)) or "none"
@@ -222,9 +225,16 @@ def _event_matches(game: Game, event, wanted: dict) -> bool:
         actual = values[key]
         kind_of = schema.get(key, "int")
         shown = game.display(kind_of, actual) if isinstance(actual, int) and kind_of not in ("int",) else actual
-        if str(shown) != str(value):
+        if str(shown) != _text(value):
             return False
     return True
+
+
+def _text(value) -> str:
+    """A scenario's expected value as the runtime shows it (booleans as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _edit(state: State, position: dict, where: str) -> None:
@@ -236,10 +246,7 @@ def _edit(state: State, position: dict, where: str) -> None:
     unknown = set(position) - {"phase", "fields", "pieces"}
     if unknown:
         raise ScenarioError(f"{where}: position: has no key '{sorted(unknown)[0]}' (phase, fields, pieces)")
-    for label, space in (position.get("pieces") or {}).items():
-        if label not in rules.piece_labels:
-            raise ScenarioError(f"{where}: no piece '{label}' (pieces: {', '.join(rules.piece_labels)})")
-        state.s[game.field("at").base + rules.piece_labels.index(label)] = _value(game, "space", space, where)
+    _place(state, position.get("pieces") or {}, where)
     for name, value in (position.get("fields") or {}).items():
         try:
             f = game.field(str(name))
@@ -260,6 +267,7 @@ def _edit(state: State, position: dict, where: str) -> None:
         if not starts:
             raise ScenarioError(f"{where}: no phase '{position['phase']}'")
         state.s[SLOT_PC] = starts[0]
+        state.s[SLOT_PENDING] = 0
     state._legal = state._actor = None
     try:
         state._advance(None, None)
@@ -269,6 +277,38 @@ def _edit(state: State, position: dict, where: str) -> None:
     if broken:
         raise ScenarioError(f"{where}: the edited position breaks the invariant '{broken[0]}': "
                             "the rules could not reach it")
+
+
+def _place(state: State, pieces: dict, where: str) -> None:
+    """Put pieces on spaces: ``label: space`` for one piece, ``team: {space: count}`` for the
+    team's remaining pieces in roster order (pieces not named stay where they were)."""
+    game = state.game
+    rules = game.rules
+    at = game.field("at").base
+    named = set()
+    for label, space in pieces.items():
+        if label in rules.piece_labels:
+            index = rules.piece_labels.index(label)
+            state.s[at + index] = _value(game, "space", space, where)
+            named.add(index)
+        elif label not in rules.teams:
+            raise ScenarioError(f"{where}: no piece or team '{label}' "
+                                f"(pieces: {', '.join(rules.piece_labels)})")
+    for label, spread in pieces.items():
+        if label not in rules.teams:
+            continue
+        if not isinstance(spread, dict):
+            raise ScenarioError(f"{where}: '{label}:' takes a mapping of spaces to numbers of pieces")
+        team = rules.teams.index(label)
+        free = [p for p in range(len(rules.piece_team)) if rules.piece_team[p] == team and p not in named]
+        wanted = sum(int(n) for n in spread.values())
+        if wanted > len(free):
+            raise ScenarioError(f"{where}: {label} has {len(free)} pieces left to place, not {wanted}")
+        for space, number in spread.items():
+            for _ in range(int(number)):
+                state.s[at + free.pop(0)] = _value(game, "space", space, where)
+        for piece in free:
+            state.s[at + piece] = -1
 
 
 def _value(game: Game, kind: str, value, where: str) -> int:

@@ -615,9 +615,10 @@ class SpecReader:
             values = self._table_values(spec, "values", key_types, value_type, str(name))
             py_name = f"TABLE_{name}"
             self.env.tables[str(name)] = (py_name, [(kt[0], kt[1]) for kt in key_types], value_type)
+            value_labels = enums.get(str(value_type)[5:], []) if str(value_type).startswith("enum:") else []
             result.append({"name": str(name), "py_name": py_name, "rule": str(spec["rule"]),
                            "values": values, "keys": [kt[2] for kt in key_types],
-                           "doc": str(spec.get("doc", ""))})
+                           "value_labels": list(value_labels), "doc": str(spec.get("doc", ""))})
         return result
 
     def _key_type(self, word, position, enums):

@@ -105,6 +105,22 @@ class ActionDef:
 
 
 @dataclass(frozen=True)
+class TableDef:
+    """A spec table: its rule id, the labels of each key (rows, then columns) and the values.
+
+    ``values`` is a tuple (one key) or a tuple of tuples (two keys), in label order; values of
+    enumeration type are indices (``value_labels`` names them; empty for numbers).
+    """
+
+    name: str
+    rule: str
+    keys: tuple
+    values: tuple
+    value_labels: tuple
+    doc: str
+
+
+@dataclass(frozen=True)
 class RuleTables:
     """Everything the runtime needs to play one game under one set of options."""
 
@@ -134,3 +150,4 @@ class RuleTables:
     invariants: tuple          # (name, rule, "holds" | "never_decreases", formula(s))
     max_plies: int
     events: dict
+    tables: dict = None        # name -> TableDef: the spec's tables, for rulebooks and tests

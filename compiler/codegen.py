@@ -84,16 +84,17 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
 
 
 def _piece_label(ir: GameIR, index: int) -> str:
-    """'atk X5' for numbered pieces; 'home goalkeeper', 'home outfield 3' for unnumbered ones."""
+    """'atk X5' for numbered pieces; 'home goalkeeper', 'home outfield 3' for unnumbered ones of
+    a kind; 'red 2' for pieces of no kind."""
     piece = ir.pieces[index]
     team = ir.teams[piece["team"]]
-    kind = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece"
+    kind = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else ""
     if piece["number"]:
         return f"{team} {kind}{piece['number']}"
     same = [i for i, q in enumerate(ir.pieces) if q["team"] == piece["team"] and q["kind"] == piece["kind"]]
-    if len(same) == 1:
+    if kind and len(same) == 1:
         return f"{team} {kind}"
-    return f"{team} {kind} {same.index(index) + 1}"
+    return f"{team} {kind} {same.index(index) + 1}".replace("  ", " ")
 
 
 def _size(action) -> int:

@@ -403,7 +403,9 @@ class ExpressionCompiler:
                 if not T.compatible(target.type, value.type):
                     raise self.error(text, value_tree, f"cannot put {T.describe(value.type)} into "
                                      f"a place for {T.describe(target.type)}", "RC310")
-                lines.append(f"{pad}{target.src} = {value.src}")
+                # booleans are stored as 0/1 so that a state is a list of plain ints
+                src = f"int({value.src})" if value.type == T.BOOL and value.src not in ("0", "1") else value.src
+                lines.append(f"{pad}{target.src} = {src}")
             else:
                 self._require(target, T.INT, text, target_tree, "the changed value")
                 self._require(value, T.INT, text, value_tree, "the amount")

@@ -43,6 +43,7 @@ class Field:
     initial: str
     visible: str = "all"
     reveal_slot: int | None = None
+    show: bool = True
 
 
 @dataclass
@@ -562,7 +563,7 @@ class SpecReader:
                 spec_map.position, spec_map.key_positions = spec.position, {}
                 spec_map.value_positions = {"type": spec.position}
                 spec = spec_map
-            self.keys(spec, f"state field '{name}'", ("type",), ("of", "initial", "visible", "until", "doc"))
+            self.keys(spec, f"state field '{name}'", ("type",), ("of", "initial", "visible", "until", "show", "doc"))
             kind = T.parse_type(str(spec["type"]), enums)
             if kind is None or isinstance(kind, T.ListOf):
                 raise SpecError(f"unknown type '{spec['type']}'", spec.value_at("type"), code="RC340",
@@ -582,7 +583,10 @@ class SpecReader:
             if visible == "owner" and of != T.TEAM:
                 raise SpecError("only a field 'of: team' can be visible to its owner alone",
                                 spec.value_at("visible"), code="RC341")
-            item = Field(str(name), kind, of, self.slots, size, initial, visible)
+            show = spec.get("show", True)
+            if not isinstance(show, bool):
+                raise SpecError("show: is true or false", spec.value_at("show"), code="RC341")
+            item = Field(str(name), kind, of, self.slots, size, initial, visible, show=show)
             self.slots += size
             if "until" in spec:
                 if str(spec["until"]) != "revealed" or visible != "owner":

@@ -28,6 +28,25 @@ def space_contents(state, space: int, team: int | None = None) -> str:
     return ""
 
 
+def _team_counts(state, space: int) -> str:
+    """'home 3 (goalkeeper 1), away 2' for the pieces on a space of a zone board."""
+    rules = state.game.rules
+    at = state.game.field("at")
+    parts = []
+    for team, name in enumerate(rules.teams):
+        pieces = [p for p in range(at.size)
+                  if rules.piece_team[p] == team and state.s[at.base + p] == space]
+        if not pieces:
+            continue
+        kinds = {}
+        for p in pieces:
+            kind = rules.piece_labels[p].split(" ")[1] if " " in rules.piece_labels[p] else ""
+            kinds[kind] = kinds.get(kind, 0) + 1
+        detail = ", ".join(f"{k} {n}" for k, n in kinds.items()) if len(kinds) > 1 else ""
+        parts.append(f"{name} {len(pieces)}" + (f" ({detail})" if detail else ""))
+    return "; ".join(parts)
+
+
 def _piece_label(game, piece: int) -> str:
     rules = game.rules
     team = rules.teams[rules.piece_team[piece]][:1].upper()
@@ -53,11 +72,13 @@ def render_text(state, team: int | None = None) -> str:
         lines.append("    " + " ".join(chr(64 + c).rjust(width) for c in range(1, rules.grid["columns"] + 1)))
     elif rules.spaces:
         for i, name in enumerate(rules.spaces):
-            contents = space_contents(state, i, team)
+            contents = _team_counts(state, i)
             if contents:
                 lines.append(f"{name:>6}: {contents}")
     fields = state.describe(team)
     for name, value in fields.items():
+        if not game.field(name).show:
+            continue
         if isinstance(value, dict):
             if len(value) <= 8:
                 shown = ", ".join(f"{k}={v}" for k, v in value.items() if v is not None)

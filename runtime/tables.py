@@ -15,7 +15,7 @@ class FieldDef:
     """A state field: ``size`` slots from ``base`` (one per team, space or piece when ``of`` is set).
 
     ``visible`` is ``"all"`` or ``"owner"``; an owner-only field with ``reveal_slot`` becomes
-    public once that slot holds 1.
+    public once that slot holds 1. ``show`` false keeps a bookkeeping field out of text views.
     """
 
     name: str
@@ -25,6 +25,7 @@ class FieldDef:
     size: int
     visible: str
     reveal_slot: int | None
+    show: bool = True          # shown in the text view of a state
 
 
 @dataclass(frozen=True)

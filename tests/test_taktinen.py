@@ -107,3 +107,31 @@ def test_board_geometry_layout_b():
     near_l4 = {spaces[b] for b in neighbors[spaces.index("L4")]}
     assert near_l1 == {"C1", "L2"}
     assert near_l4 == {"C5", "L3"}
+
+
+def test_a_person_plays_a_full_match_against_the_greedy_bot_with_undo_and_resume(tmp_path):
+    """A scripted person (always the first legal action, one undo) plays home to the final
+    whistle against the greedy bot; the match is saved, resumed from its log and finished."""
+    import io
+
+    from rich.console import Console
+
+    from rulecraft.play import play_match
+    from rulecraft.runtime.logs import replay
+    from rulecraft.runtime.match import Match
+
+    game = Game(load_rules("taktinen", {"max_turns_per_half": 10}))
+    log = str(tmp_path / "match.jsonl")
+    answers = iter(["1"] * 30 + ["u"] + ["1"] * 10 + ["q"])
+    console = Console(file=io.StringIO(), width=120)
+    first = play_match(Match(game, 5), {0}, "greedy", console, log_path=log,
+                       input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
+    assert not first.state.is_terminal()
+    assert "undone." in console.file.getvalue()
+    resumed = replay(game, log)
+    assert resumed.state == first.state
+    finished = play_match(resumed, {0}, "greedy", console, log_path=log,
+                          input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
+    assert finished.state.is_terminal()
+    assert "Full time" in console.file.getvalue() or "full_time" in console.file.getvalue()
+    assert replay(game, log).state == finished.state

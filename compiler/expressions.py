@@ -144,7 +144,7 @@ class ExpressionCompiler:
     def _e_str_lit(self, tree, text, scope):
         word = str(tree.children[0])[1:-1]
         binding = self.env.names.get(word)
-        if binding is None or not T.is_entity(binding.type):
+        if binding is None or binding.assignable or not T.is_entity(binding.type):
             hint = did_you_mean(word, [n for n, b in self.env.names.items() if T.is_entity(b.type)])
             raise self.error(text, tree, f"'{word}' names no team, space, piece kind or value",
                              "RC301", hint)
@@ -291,13 +291,14 @@ class ExpressionCompiler:
                              "count, any and all take 'x in S where condition'")
         collection = self._collection(coll_tree, text, scope)
         inner = dict(scope)
-        inner[str(var_token)] = Binding(_local(var_token), collection.type.item)
+        local = self._fresh(var_token)
+        inner[str(var_token)] = Binding(local, collection.type.item)
         value = self.expr(value_tree, text, inner)
         self._require(value, T.INT, text, value_tree, f"the value summed by {name}()")
         cond = ""
         if cond_tree is not None:
             cond = " if " + self._bool(cond_tree, text, inner)
-        generator = f"{value.src} for {_local(var_token)} in {collection.src}{cond}"
+        generator = f"{value.src} for {local} in {collection.src}{cond}"
         if name == "sum":
             return Code(f"sum({generator})", T.INT)
         return Code(f"{name}(({generator}), default=0)", T.INT)
@@ -311,8 +312,9 @@ class ExpressionCompiler:
         var = var_tree.children[0]
         collection = self._collection(coll_tree, text, scope)
         inner = dict(scope)
-        inner[str(var)] = Binding(_local(var), collection.type.item)
-        return _local(var), collection, self._bool(cond_tree, text, inner), inner
+        local = self._fresh(var)
+        inner[str(var)] = Binding(local, collection.type.item)
+        return local, collection, self._bool(cond_tree, text, inner), inner
 
     def _collection(self, tree, text, scope) -> Code:
         code = self.expr(tree, text, scope)
@@ -320,6 +322,12 @@ class ExpressionCompiler:
             raise self.error(text, tree, f"{T.describe(code.type)} is not a list to go through",
                              "RC309", "lists are pieces, spaces, teams, neighbors(z), t.pieces, ...")
         return code
+
+    def _fresh(self, token) -> str:
+        """A new Python name for the rule variable ``token``: definitions are inlined, so a
+        variable of a definition's body must never capture a variable of its arguments."""
+        self._locals += 1
+        return f"{_local(token)}_{self._locals}"
 
     def _e_selection(self, tree, text, scope):
         raise self.error(text, tree, "'x in S where condition' only goes inside count(...), "
@@ -406,6 +414,9 @@ class ExpressionCompiler:
                 # booleans are stored as 0/1 so that a state is a list of plain ints
                 src = f"int({value.src})" if value.type == T.BOOL and value.src not in ("0", "1") else value.src
                 lines.append(f"{pad}{target.src} = {src}")
+                hidden = self._reveal_slot_of(target_tree)
+                if hidden is not None:   # a new secret value is hidden until revealed again
+                    lines.append(f"{pad}s[{hidden}] = 0")
             else:
                 self._require(target, T.INT, text, target_tree, "the changed value")
                 self._require(value, T.INT, text, value_tree, "the amount")
@@ -424,8 +435,9 @@ class ExpressionCompiler:
             var, coll_tree, cond_tree, block = tree.children
             collection = self._collection(coll_tree, text, scope)
             inner = dict(scope)
-            inner[str(var)] = Binding(_local(var), collection.type.item)
-            lines.append(f"{pad}for {_local(var)} in {collection.src}:")
+            local = self._fresh(var)
+            inner[str(var)] = Binding(local, collection.type.item)
+            lines.append(f"{pad}for {local} in {collection.src}:")
             if cond_tree is not None:
                 lines.append(f"{pad}    if not {self._bool(cond_tree, text, inner)}:")
                 lines.append(f"{pad}        continue")
@@ -464,6 +476,12 @@ class ExpressionCompiler:
         else:  # pragma: no cover - the grammar has no other statements
             raise self.error(text, tree, "this is not an effect", "RC311")
 
+    def _reveal_slot_of(self, target_tree):
+        """The revealed-flag slot of the secret field a target names, or None."""
+        if target_tree.data == "attr":
+            return self.env.reveal_slots.get(str(target_tree.children[1]))
+        return None
+
     def _block(self, block, text, scope, lines, indent, rule):
         before = len(lines)
         self._statements(block.children[0], text, scope, lines, indent, rule)
@@ -494,7 +512,7 @@ class ExpressionCompiler:
             key, value_tree = kwarg.children
             value = self.expr(value_tree, text, scope)
             known = schema.get(str(key))
-            if known not in (None, value.type) and value.type != T.NONE:
+            if known not in (None, T.NONE, value.type) and value.type != T.NONE:
                 raise self.error(text, value_tree, f"event '{name_token}' had '{key}' as "
                                  f"{T.describe(known)} elsewhere", "RC315")
             if known is None or known == T.NONE:

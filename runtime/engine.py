@@ -43,15 +43,22 @@ class Game:
         self._action_bases = [a.base for a in rules.actions]
         self._field = {f.name: f for f in rules.fields}
         self._hidden = [f for f in rules.fields if f.visible == "owner"]
+        # (return node, action name) -> the phase whose choice offered that action: an action's
+        # then-steps return into that phase, which is not entered anew
+        self._offering_phase = {(n.next, rules.actions[a].name): n.phase for n in rules.nodes
+                                if n.kind in ("choose", "secret") and not n.in_action for a in n.actions}
 
     @property
     def id(self) -> str:
         return self.rules.game_id
 
-    def new_initial_state(self) -> "State":
-        """The state at the start of the game, advanced to its first decision or chance node."""
+    def new_initial_state(self, events: list | None = None) -> "State":
+        """The state at the start of the game, advanced to its first decision or chance node.
+
+        ``events`` (a list), when given, receives the events of the automatic steps on the way.
+        """
         state = State(self, self.rules.initial_state(), 0)
-        state._advance(None, None)
+        state._advance(events, None)
         return state
 
     # ---------- actions ----------
@@ -226,7 +233,16 @@ class State:
         """
         if action not in self.legal_actions():
             raise self._refusal(action)
-        self.apply_unchecked(action, events)
+        before = self.s[:], self.ply
+        try:
+            self.apply_unchecked(action, events)
+        except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+            phase, rule = self.phase()
+            self.s[:], self.ply = before
+            self._legal = self._actor = None
+            raise RulecraftError(f"the rules failed to compute in phase {phase} (rule {rule}): "
+                                 f"{type(error).__name__}: {error}; the state is unchanged",
+                                 code="RC404") from None
 
     def apply_unchecked(self, action: int, events: list | None = None) -> None:
         """Apply an action known to be legal (bots and playouts); no check is made."""
@@ -238,6 +254,8 @@ class State:
         self._actor = None
         self.ply += 1
         phase = node.phase
+        if node.in_action:
+            phase = self.game._offering_phase.get((s[SLOT_RETURN], node.phase), phase)
         if node.kind == "roll":
             die = rules.dice[node.die]
             value = die.outcomes[action]

@@ -20,7 +20,7 @@ from rulecraft.runtime.engine import CHANCE, SLOT_PC, SLOT_PENDING, TERMINAL, Ga
 
 STEP_KINDS = ("do", "roll", "refuse", "expect")
 EXPECT_KEYS = ("fields", "events", "no_events", "legal", "legal_includes", "legal_excludes",
-               "to_act", "returns", "phase")
+               "to_act", "returns", "phase", "pieces")
 
 
 @dataclass
@@ -178,8 +178,15 @@ def _expect(state: State, expected: dict, events: list, label: str) -> None:
             for key, item in value.items():
                 if str(actual.get(str(key))) != _text(item):
                     raise ScenarioError(f"{label}: {name} of {key} is {actual.get(str(key))}, expected {item}")
-        elif str(actual) != _text(value):
+        elif _text(actual) != _text(value):
             raise ScenarioError(f"{label}: {name} is {actual}, expected {value}")
+    for piece, space in (expected.get("pieces") or {}).items():
+        if piece not in game.rules.piece_labels:
+            raise ScenarioError(f"{label}: no piece '{piece}' (pieces: {', '.join(game.rules.piece_labels)})")
+        at = state.s[game.field("at").base + game.rules.piece_labels.index(piece)]
+        standing = game.display("space", at)
+        if standing != ("none" if space is None else str(space)):
+            raise ScenarioError(f"{label}: {piece} stands on {standing}, expected {space}")
     if "to_act" in expected and _who(state) != str(expected["to_act"]):
         raise ScenarioError(f"{label}: {_who(state)} is to act, expected {expected['to_act']}")
     if "phase" in expected and state.phase()[0] != str(expected["phase"]):
@@ -234,6 +241,8 @@ def _text(value) -> str:
     """A scenario's expected value as the runtime shows it (booleans as true/false)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "none"
     return str(value)
 
 

@@ -8,6 +8,7 @@ checker validated. The result imports only :mod:`rulecraft.runtime`.
 from __future__ import annotations
 
 from functools import lru_cache
+import re
 from pathlib import Path
 
 import jinja2
@@ -57,12 +58,18 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
             f"(p_{p.name}{' - ' + repr(p.offset) if p.offset else ''}){' * ' + repr(k) if k != 1 else ''}"
             for p, k in zip(action.params, strides)]
         action.id_expression = " + ".join(terms)
+        action.gen_lines = _generator_lines(action)
         action.param_specs = tuple((p.name, str(p.type), p.size, p.offset) for p in action.params)
     for node in ir.nodes:
         node.action_indices = tuple(a.index for a in node.actions)
     pieces = ir.pieces
     labels = [_piece_label(ir, index) for index in range(len(pieces))]
     num_actions = sum(_size(a) for a in ir.actions)
+    step_sets, kind_attributes = [], []
+    for name, values in sorted(ir.kind_attributes.items()):
+        if any(isinstance(v, tuple) for v in values):     # grid steps: an index into STEP_SETS
+            values = [_index(step_sets, tuple(v)) for v in values]
+        kind_attributes.append((name, values))
     env = _environment()
     return env.get_template("rules.py.j2").render(
         version=version, spec_path=spec_path, spec_hash=spec_hash, meta=ir.meta,
@@ -72,7 +79,7 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
         grid={"rows": ir.grid["rows"], "columns": ir.grid["columns"],
               "coords": ir.grid["coords"]} if ir.grid else None,
         space_attributes=sorted((k, v[1]) for k, v in ir.space_attributes.items()),
-        lines=ir.lines, kinds=ir.kinds, kind_attributes=sorted(ir.kind_attributes.items()),
+        lines=ir.lines, kinds=ir.kinds, kind_attributes=kind_attributes, step_sets=step_sets,
         piece_team=[p["team"] for p in pieces], piece_kind=[p["kind"] for p in pieces],
         piece_number=[p["number"] for p in pieces], piece_labels=labels,
         team_pieces=[tuple(i for i, p in enumerate(pieces) if p["team"] == t) for t in range(len(ir.teams))],
@@ -89,12 +96,50 @@ def _piece_label(ir: GameIR, index: int) -> str:
     piece = ir.pieces[index]
     team = ir.teams[piece["team"]]
     kind = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else ""
+    if kind and ir.kind_symbols and ir.kind_symbols[piece["kind"]]:
+        kind = ir.kind_symbols[piece["kind"]]       # a kind's symbol: 'ATK □4'
+
     if piece["number"]:
         return f"{team} {kind}{piece['number']}"
     same = [i for i, q in enumerate(ir.pieces) if q["team"] == piece["team"] and q["kind"] == piece["kind"]]
     if kind and len(same) == 1:
         return f"{team} {kind}"
     return f"{team} {kind} {same.index(index) + 1}".replace("  ", " ")
+
+
+def _generator_lines(action) -> list[str]:
+    """The body of ``gen_<action>``: a loop per parameter, each condition tested as soon as the
+    parameters it reads are bound (so a failing test on the first parameter skips the inner
+    loops). A ``from:`` list's own membership test is left out: the loop goes through that list."""
+    names = [p.name for p in action.params]
+    levels: list[list[str]] = [[] for _ in range(len(names) + 1)]
+    for _, _, src in action.conditions:
+        if any(p.from_src and src == f"(p_{p.name} in {p.from_src})" for p in action.params):
+            continue
+        used = [i + 1 for i, name in enumerate(names) if re.search(rf"\bp_{name}\b", src)]
+        levels[max(used, default=0)].append(src)
+    lines, pad = [], "    "
+    for depth, param in enumerate([None] + list(action.params)):
+        if param is not None:
+            source = param.from_src or f"range({param.offset}, {param.offset + param.size})"
+            lines.append(f"{pad * depth}for p_{param.name} in {source}:")
+        tests = levels[depth]
+        if tests and depth < len(names):
+            lines.append(f"{pad * (depth + 1)}if not ({' and '.join(tests)}):")
+            lines.append(f"{pad * (depth + 2)}{'return' if depth == 0 else 'continue'}")
+    depth = len(names) + 1
+    if levels[len(names)]:
+        lines.append(f"{pad * depth}if {' and '.join(levels[len(names)])}:")
+        depth += 1
+    lines.append(f"{pad * depth}yield {action.id_expression}")
+    return lines
+
+
+def _index(items: list, item) -> int:
+    """The position of ``item`` in ``items``, appending it when new."""
+    if item not in items:
+        items.append(item)
+    return items.index(item)
 
 
 def _size(action) -> int:

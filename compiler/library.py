@@ -26,7 +26,11 @@ REFERENCE = {
     "neighbors": ("neighbors(z)", "the spaces adjacent to z, in board order"),
     "distance": ("distance(a, b)", "the fewest steps between spaces a and b along adjacency (-1 if unreachable)"),
     "space": ("space(row, column)", "the space at that grid position, or none"),
-    "lines": ("lines(n)", "every straight run of n spaces on a grid, in all eight directions"),
+    "lines": ("lines(n)", "every straight run of n spaces on a grid (rows, columns and both diagonals), each listed once"),
+    "reach": ("reach(z, steps)", "the squares reached from z by each grid step of a kind's steps "
+              "attribute (steps that leave the board or land on an unplayable square give nothing)"),
+    "connected": ("connected(z, y in S where C)", "the spaces linked to z through a chain of adjacent "
+                  "spaces of S that satisfy C (z first, then in order of distance)"),
     "move": ("move(p, z)", "effect: put piece p on space z (none takes it off the board)"),
 }
 
@@ -115,6 +119,25 @@ def _lines(compiler, args, text, scope, tree):
     return Code(f"LINES[{length}]", T.ListOf(T.ListOf(T.SPACE)))
 
 
+def _reach(compiler, args, text, scope, tree):
+    _arity(compiler, args, text, tree, "reach", 2)
+    start = _typed(compiler, args[0], text, scope, T.SPACE, "the square reached from")
+    steps = _typed(compiler, args[1], text, scope, T.STEPS, "the steps (a kind attribute of grid steps)")
+    return Code(f"reach_from({start.src}, {steps.src})", T.ListOf(T.SPACE))
+
+
+def _connected(compiler, args, text, scope, tree):
+    _arity(compiler, args, text, tree, "connected", 2)
+    start = _typed(compiler, args[0], text, scope, T.SPACE, "the space the chain starts from")
+    if args[1].data != "selection":
+        raise compiler.error(text, args[1], "connected() takes a space and 'y in S where C'", "RC308")
+    var, collection, cond, _ = compiler.selection(args[1], text, scope)
+    if collection.type.item != T.SPACE:
+        raise compiler.error(text, args[1], "connected() links spaces: 'y in spaces where C'", "RC308")
+    return Code(f"connected_from({start.src}, frozenset({var} for {var} in {collection.src} if {cond}))",
+                T.ListOf(T.SPACE))
+
+
 def _move(compiler, args, text, scope, tree):
     _arity(compiler, args, text, tree, "move", 2)
     piece = _typed(compiler, args[0], text, scope, T.PIECE, "the piece to move")
@@ -130,7 +153,7 @@ FUNCTIONS = {
     "adjacent": _spaces(2, "adjacent", lambda a, b: Code(f"({b} in NEIGHBOR_SETS[{a}])", T.BOOL)),
     "neighbors": _spaces(1, "neighbors", lambda a: Code(f"NEIGHBORS[{a}]", T.ListOf(T.SPACE))),
     "distance": _spaces(2, "distance", lambda a, b: Code(f"DISTANCE[{a}][{b}]", T.INT)),
-    "space": _space, "lines": _lines,
+    "space": _space, "lines": _lines, "reach": _reach, "connected": _connected,
 }
 
 PROCEDURES = {"move": _move}

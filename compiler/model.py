@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 import itertools
 import re
 
@@ -124,6 +125,7 @@ class GameIR:
     events: dict
     open_questions: list
     first_turn_node: int
+    kind_symbols: list = field(default_factory=list)    # a kind's symbol in piece labels, or None
 
 
 class SpecReader:
@@ -203,6 +205,7 @@ class SpecReader:
         enums = self.read_enums(data.get("enums"))
         board = self.read_board(data.get("board"))
         kinds, kind_attributes, pieces = self.read_pieces(data.get("pieces"), board)
+        self.kinds = kinds
         dice = self.read_dice(data.get("dice"), enums)
         self.read_state(data.get("state"), enums, board)
         tables = self.read_tables(data.get("tables"), enums)
@@ -228,11 +231,11 @@ class SpecReader:
             triggers=triggers, returns=returns, returns_range=returns_range, evaluation=evaluation,
             invariants=invariants, max_plies=max_plies, events=self.env.events,
             open_questions=self.read_open_questions(data.get("open_questions")),
-            first_turn_node=first_turn)
+            first_turn_node=first_turn, kind_symbols=self.kind_symbols)
 
     def read_game(self, game) -> dict:
         self.keys(game, "game:", ("id", "title", "teams"),
-                  ("version", "source", "summary", "players"))
+                  ("version", "source", "summary"))
         self.identifier(game["id"], game.value_at("id"), "the game id")
         teams = game["teams"]
         if not isinstance(teams, Sequence) or len(teams) < 1:
@@ -468,18 +471,36 @@ class SpecReader:
     def read_pieces(self, pieces, board):
         kinds, kind_attributes, roster = [], {}, []
         at_slot = None
+        self.kind_symbols, self.step_attributes = [], set()
         if pieces is not None:
             self.keys(pieces, "pieces:", ("roster",), ("kinds",))
             kind_specs = pieces.get("kinds") or Mapping()
+            self.kind_symbols = [None] * len(kind_specs)
             for index, (name, attrs) in enumerate(kind_specs.items()):
                 self.identifier(name, kind_specs.where(name), "the piece kind")
                 kinds.append(str(name))
                 self.declare(str(name), Binding(repr(index), T.KIND), kind_specs.where(name))
                 for key, value in (attrs or {}).items():
-                    if isinstance(value, bool) or not isinstance(value, int):
-                        raise SpecError(f"kind attribute '{key}' must be a whole number",
-                                        attrs.value_at(key), code="RC337")
-                    kind_attributes.setdefault(str(key), [0] * len(kind_specs))[index] = value
+                    if key in ("at", "team", "kind", "number", "pieces"):
+                        raise SpecError(f"'{key}' is a built-in attribute of every piece; give this "
+                                        "kind attribute another name", attrs.where(key), code="RC337")
+                    if key == "symbol":
+                        self.kind_symbols[index] = str(self.text(attrs, key, f"kind '{name}'"))
+                        continue
+                    if isinstance(value, Sequence):
+                        value = self._grid_steps(value, attrs.value_at(key), board)
+                        self.step_attributes.add(str(key))
+                    elif isinstance(value, bool) or not isinstance(value, int):
+                        raise SpecError(f"kind attribute '{key}' must be a whole number or a list "
+                                        "of grid steps [rows, columns]", attrs.value_at(key), code="RC337")
+                    values = kind_attributes.setdefault(str(key), [None] * len(kind_specs))
+                    if any(isinstance(v, tuple) != isinstance(value, tuple) for v in values if v is not None):
+                        raise SpecError(f"kind attribute '{key}' is grid steps for one kind and a "
+                                        "number for another", attrs.value_at(key), code="RC337")
+                    values[index] = value
+            for key, values in kind_attributes.items():
+                default = () if key in self.step_attributes else 0
+                values[:] = [default if v is None else v for v in values]
             entries = pieces["roster"]
             if not isinstance(entries, Sequence):
                 raise SpecError("roster: lists the pieces", pieces.value_at("roster"), code="RC337")
@@ -499,8 +520,9 @@ class SpecReader:
         attrs[(T.PIECE, "kind")] = ("PIECE_KIND[{0}]", T.KIND, False)
         attrs[(T.PIECE, "number")] = ("PIECE_NUMBER[{0}]", T.INT, False)
         for key in kind_attributes:
-            attrs[(T.PIECE, key)] = (f"KIND_{key.upper()}[PIECE_KIND[{{0}}]]", T.INT, False)
-            attrs[(T.KIND, key)] = (f"KIND_{key.upper()}[{{0}}]", T.INT, False)
+            kind = T.STEPS if key in self.step_attributes else T.INT
+            attrs[(T.PIECE, key)] = (f"KIND_{key.upper()}[PIECE_KIND[{{0}}]]", kind, False)
+            attrs[(T.KIND, key)] = (f"KIND_{key.upper()}[{{0}}]", kind, False)
         attrs[(T.TEAM, "pieces")] = ("TEAM_PIECES[{0}]", T.ListOf(T.PIECE), False)
         attrs[(T.SPACE, "pieces")] = (f"tuple(p for p in range({count}) if s[{at_base} + p] == {{0}})",
                                       T.ListOf(T.PIECE), False)
@@ -509,8 +531,34 @@ class SpecReader:
         attrs[(T.TEAM, "next")] = (f"(({{0}} + 1) % {len(self.teams)})", T.TEAM, False)
         return kinds, kind_attributes, roster
 
+    def _grid_steps(self, value, position, board) -> tuple:
+        """A kind attribute listing grid steps ``[rows, columns]``; ``±n`` stands for +n and -n."""
+        if board["grid"] is None:
+            raise SpecError("grid steps need a grid board", position, code="RC337")
+        steps = []
+        for index, step in enumerate(value):
+            if not isinstance(step, Sequence) or len(step) != 2:
+                raise SpecError("a grid step is [rows, columns], e.g. [1, 0] or [±2, ±2]",
+                                value.at(index), code="RC337")
+            options = []
+            for part in step:
+                match = re.match(r"^(±|\+|-)?(\d+)$", str(part).strip()) if not isinstance(part, bool) else None
+                if match is None:
+                    raise SpecError(f"'{part}' is not a step: write a whole number, or ±n for both "
+                                    "signs", value.at(index), code="RC337")
+                size = int(match.group(2))
+                options.append([size, -size] if match.group(1) == "±" and size else
+                               [-size if match.group(1) == "-" else size])
+            for rows in options[0]:
+                for cols in options[1]:
+                    if (rows, cols) not in steps:
+                        steps.append((rows, cols))
+        return tuple(steps)
+
     def _roster_entry(self, entry, position, kinds, board):
-        self.keys(entry, "a roster entry", ("team",), ("kind", "number", "count", "at"))
+        self.keys(entry, "a roster entry", ("team",), ("kind", "number", "count", "at", "when"))
+        if "when" in entry and not self._roster_condition(entry):
+            return []
         teams = self.teams if entry["team"] == "each" else [str(entry["team"])]
         for team in teams:
             if team not in self.teams:
@@ -530,6 +578,16 @@ class SpecReader:
         return [{"team": self.teams.index(team), "kind": kinds.index(str(kind)) if kind is not None else -1,
                  "number": int(entry.get("number", 0)) + (i if "number" in entry else 0), "at": at}
                 for team in teams for i in range(count)]
+
+    def _roster_condition(self, entry) -> bool:
+        """A roster entry's ``when:``, a condition on options, decided when the spec is compiled."""
+        text = self.text(entry, "when", "a roster entry")
+        src = self.compiler.condition(text)
+        try:
+            return bool(eval(src, {"__builtins__": {}}, {}))
+        except Exception:  # the condition reads something that changes during a game
+            raise SpecError("a roster entry's when: may use only options, teams and kinds: it is "
+                            "decided when the spec is compiled", text.position, code="RC337") from None
 
     # ---------- dice ----------
     def read_dice(self, dice, enums) -> dict:
@@ -635,7 +693,11 @@ class SpecReader:
         if kind is None or not T.is_entity(kind):
             raise SpecError(f"'{word}' is not a key type", position, code="RC342",
                             hint="a range such as 1..6, team, or an enumeration")
-        labels = {T.TEAM: self.teams}.get(kind) or enums.get(str(kind)[5:], [])
+        if kind == T.PIECE:
+            raise SpecError("a table cannot be keyed by piece; key it by kind, team or a range",
+                            position, code="RC342")
+        labels = {T.TEAM: self.teams, T.SPACE: self.space_names,
+                  T.KIND: self.kinds}.get(kind) or enums.get(str(kind)[5:], [])
         return (kind, 0, list(labels))
 
     def _table_values(self, spec, key, key_types, value_type, name):
@@ -904,6 +966,10 @@ class SpecReader:
                                                     "list of teams").src if by is not None else
                               repr(tuple(range(len(self.teams)))))
             for action in node.actions:
+                if action.subflow is not None and node.kind == "secret":
+                    raise SpecError(f"action '{action.name}' has then: steps, so it cannot be a "
+                                    "secret choice (each team's choice is hidden until all have "
+                                    "chosen)", node.spec.position, code="RC354")
                 if action.subflow is not None and node.owner_action is not None:
                     raise SpecError(f"action '{action.name}' has then: steps, so it cannot be chosen "
                                     "inside another action's then: steps", node.spec.position, code="RC354")
@@ -949,17 +1015,26 @@ class SpecReader:
         result = []
         for index, trigger in enumerate(triggers or []):
             self.keys(trigger, "a trigger", ("rule", "when", "do"), ("doc",))
+            lines = self.compiler.effects(self.text(trigger, "do", "trigger"),
+                                          rule=str(trigger["rule"]), indent=2)
+            if any("# stop" in line for line in lines):
+                raise SpecError("stop leaves a choice; it belongs in an action's effect, not in a "
+                                "trigger", trigger.value_at("do"), code="RC350")
             result.append({"rule": str(trigger["rule"]),
                            "when": self.compiler.condition(self.text(trigger, "when", "trigger")),
-                           "lines": self.compiler.effects(self.text(trigger, "do", "trigger"),
-                                                          rule=str(trigger["rule"]), indent=2)})
+                           "lines": lines})
         return result
 
     def read_end(self, end):
         self.keys(end, "end:", ("rule", "returns"), ("range", "doc"))
         scope = {"team": Binding("team", T.TEAM)}
         returns = self.compiler.formula(self.text(end, "returns", "end"), scope, T.INT, "returns formula")
-        low, high = end.get("range", [-1, 1])
+        span = end.get("range", [-1, 1])
+        if (not isinstance(span, list) or len(span) != 2 or
+                not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in span) or span[0] > span[1]):
+            raise SpecError("range: is [lowest, highest], the bounds of every team's return",
+                            end.value_at("range"), code="RC358")
+        low, high = span
         return returns.src, (low, high)
 
     def read_evaluation(self, evaluation, returns):
@@ -1037,12 +1112,21 @@ def _grid_lines(board, length) -> tuple:
     return tuple(result)
 
 
+@lru_cache(maxsize=64)
+def _compiled(src):
+    """``src`` compiled once: board formulas are evaluated for every space or pair of spaces."""
+    return compile(src, "<board formula>", "eval")
+
+
 def _evaluate(src, namespace, position):
     """Evaluate compiler-generated source at compile time (board geometry); never user text."""
     try:
-        return eval(src, {"__builtins__": {"abs": abs, "min": min, "max": max, "sum": sum,
-                                           "any": any, "all": all, "len": len, "tuple": tuple,
-                                           "range": range}}, namespace)
+        # one dict as globals, so that generator expressions in the formula see the tables too
+        scope = dict(namespace, __builtins__={"abs": abs, "min": min, "max": max, "sum": sum,
+                                              "any": any, "all": all, "len": len, "tuple": tuple,
+                                              "range": range, "int": int, "next": next,
+                                              "frozenset": frozenset})
+        return eval(_compiled(src), scope)
     except Exception as error:  # a formula that fails on some space
         raise SpecError(f"this formula fails while computing the board: {error}", position,
                         code="RC356") from None

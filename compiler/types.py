@@ -17,6 +17,7 @@ TEAM = "team"
 SPACE = "space"
 PIECE = "piece"
 KIND = "kind"
+STEPS = "steps"          # a kind's set of grid steps (row, column offsets), for reach(z, steps)
 ENTITY_TYPES = (TEAM, SPACE, PIECE, KIND)
 
 
@@ -58,7 +59,8 @@ def describe(kind) -> str:
     if isinstance(kind, str) and kind.startswith("enum:"):
         return f"a value of '{kind[5:]}'"
     return {INT: "a number", BOOL: "a condition (true or false)", NONE: "none",
-            TEAM: "a team", SPACE: "a space", PIECE: "a piece", KIND: "a piece kind"}.get(kind, str(kind))
+            TEAM: "a team", SPACE: "a space", PIECE: "a piece", KIND: "a piece kind",
+            STEPS: "a set of grid steps"}.get(kind, str(kind))
 
 
 def parse_type(word: str, enums) -> object | None:

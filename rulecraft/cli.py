@@ -137,7 +137,8 @@ def replay_command(log: Path = typer.Argument(..., help="A match log written by 
         console.print(f"{log}: {len(plies)} plies replayed and verified; "
                       + ("game over, returns " + ", ".join(f"{t} {r:+g}" for t, r in
                                                           zip(loaded.teams, match.state.returns()))
-                         if match.state.is_terminal() else "the match is not over yet"))
+                         if match.state.is_terminal() else "the match is not over yet"),
+                      markup=False, soft_wrap=True)
     _guard(body)
 
 
@@ -174,6 +175,65 @@ def actions(game: str = typer.Argument(..., help="Game name or path."), option: 
         loaded = _game(game, _options(option))
         for action_id, notation in loaded.action_table():
             console.print(f"{action_id:>6}  {notation}", highlight=False, markup=False)
+    _guard(body)
+
+
+site_app = typer.Typer(no_args_is_help=True,
+                       help="Publish the games of rulespecs/ as a multilingual rulebook website.")
+app.add_typer(site_app, name="site")
+LanguageList = typer.Option(None, "--lang", "-l", help="Only this language (repeatable; default: all six).")
+RootOption = typer.Option(None, "--root", help="Folder holding rulespecs/ (default: the games found here).")
+
+
+@site_app.command("build")
+def site_build(out: Path = typer.Option(Path("build/site"), "--out", help="Folder for the HTML site."),
+               source: Path = typer.Option(Path("build/site-src"), "--source",
+                                           help="Folder for the generated Markdown, SVG and JSON."),
+               site_url: str = typer.Option("http://127.0.0.1:8000/", "--site-url",
+                                            help="The URL the site will be served at."),
+               lang: list[str] = LanguageList, root: Path = RootOption):
+    """Build every game's rulebook (all six languages) into a static site; fails on any problem."""
+    def body():
+        from rulecraft.site.build import build_site
+        from rulecraft.site.texts import LANGUAGES
+        result = build_site(root, out=out, source=source, site_url=site_url,
+                            languages=tuple(lang) if lang else LANGUAGES)
+        console.print(f"built {', '.join(result.games)} in {len(result.languages)} languages into "
+                      f"{result.site_dir} in {result.seconds:.1f} s (pages {result.generate_seconds:.1f} s, "
+                      f"MkDocs {result.seconds - result.generate_seconds:.1f} s)", highlight=False)
+        if result.skipped:
+            console.print(f"not published yet (no English rulebook text): {', '.join(result.skipped)}",
+                          highlight=False)
+    _guard(body)
+
+
+@site_app.command("serve")
+def site_serve(port: int = typer.Option(8000, help="Port on 127.0.0.1."),
+               lang: list[str] = LanguageList, root: Path = RootOption):
+    """Build the site, serve it on 127.0.0.1 and rebuild it whenever a spec or text changes."""
+    def body():
+        from rulecraft.site.serve import serve
+        try:
+            serve(root, port=port, languages=lang or None,
+                  report=lambda line: console.print(line, highlight=False, markup=False))
+        except KeyboardInterrupt:
+            console.print("stopped")
+    _guard(body)
+
+
+@site_app.command("check")
+def site_check(lang: list[str] = LanguageList, root: Path = RootOption):
+    """Check every text: missing or stale translations, vanished rule ids, broken placeholders."""
+    def body():
+        from rulecraft.site.book import game_folders
+        from rulecraft.site.check import check_site, worklist
+        from rulecraft.site.texts import LANGUAGES
+        problems = check_site(game_folders(root), tuple(lang) if lang else LANGUAGES)
+        if problems:
+            console.print(worklist(problems), highlight=False, markup=False, soft_wrap=True)
+            errors.print(f"{len(problems)} text problem(s): the rulebook is not ready", highlight=False)
+            raise typer.Exit(1)
+        console.print("every text is complete and current in every language", highlight=False)
     _guard(body)
 
 

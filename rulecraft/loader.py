@@ -10,6 +10,7 @@ Source: YAML 1.2.2 specification, §10.3 (core schema).
 
 from __future__ import annotations
 
+from functools import partial
 import re
 
 import yaml
@@ -22,13 +23,20 @@ class Text(str):
     """A string from a spec file that knows its position and how to locate offsets inside it."""
 
     position: Position
-    _offsets: list[Position] | None
 
-    def __new__(cls, value: str, position: Position, offsets: list[Position] | None = None):
+    def __new__(cls, value: str, position: Position, offsets=None):
         text = super().__new__(cls, value)
         text.position = position
-        text._offsets = offsets
+        text._offset_source = offsets
         return text
+
+    @property
+    def _offsets(self) -> list[Position] | None:
+        """Each character's position: a list, or a function making it on first use (most texts
+        never need it, and mapping every character of a long text is slow)."""
+        if callable(self._offset_source):
+            self._offset_source = self._offset_source()
+        return self._offset_source
 
     def at(self, offset: int) -> Position:
         """Position of character ``offset`` (0-based) of the value; ``len`` gives the end."""
@@ -88,7 +96,7 @@ def _construct_int(loader: _Loader, node) -> int:
 
 
 def _construct_str(loader: _Loader, node) -> Text:
-    return Text(node.value, _position(loader, node.start_mark), _offsets(loader, node))
+    return Text(node.value, _position(loader, node.start_mark), partial(_offsets, loader, node))
 
 
 def _construct_mapping(loader: _Loader, node) -> Mapping:

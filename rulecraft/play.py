@@ -38,6 +38,13 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     bots = {t: BOTS[bot](seed=match.seed * 100 + t) for t in range(game.num_teams) if t not in humans}
     console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
+    if not match.steps:                      # what the setup did before the first decision
+        opening: list = []
+        game.new_initial_state(opening)
+        for event in opening:
+            line = narrator.line(event)
+            if line:
+                console.print(line, highlight=False, markup=False, soft_wrap=True)
     while not match.state.is_terminal():
         events: list = []
         player = match.state.current_player()
@@ -49,7 +56,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             except Quit:
                 if log_path:
                     write_log(match, log_path)
-                    console.print(f"saved to {log_path}; resume with --resume {log_path}")
+                    console.print(f"saved to {log_path}; resume with --resume {log_path}", markup=False, soft_wrap=True)
                 return match
             if action is None:
                 continue
@@ -92,7 +99,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
         if answer == "s":
             if log_path:
                 write_log(match, log_path)
-                console.print(f"saved to {log_path}.")
+                console.print(f"saved to {log_path}.", markup=False, soft_wrap=True)
             else:
                 console.print("start the game with --log FILE to save.")
             continue

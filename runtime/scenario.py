@@ -176,7 +176,7 @@ def _expect(state: State, expected: dict, events: list, label: str) -> None:
             raise ScenarioError(f"{label}: the game has no state field '{name}'")
         if isinstance(value, dict):
             for key, item in value.items():
-                if str(actual.get(str(key))) != _text(item):
+                if _text(actual.get(str(key))) != _text(item):
                     raise ScenarioError(f"{label}: {name} of {key} is {actual.get(str(key))}, expected {item}")
         elif _text(actual) != _text(value):
             raise ScenarioError(f"{label}: {name} is {actual}, expected {value}")

@@ -41,7 +41,8 @@ class RulecraftGymEnv(gymnasium.Env):
         self.env = RulecraftAECEnv(game, render_mode)
         teams = self.env.possible_agents
         if learner not in teams and learner not in range(len(teams)):
-            raise ValueError(f"the learner is one of the teams {teams} (or its index), not {learner!r}")
+            raise ValueError(f"the learner is one of the teams {teams} (or its index), "
+                             f"not {learner!r}")
         if opponent not in BOTS:
             raise ValueError(f"the opponent is one of the bots {sorted(BOTS)}, not {opponent!r}")
         self.learner = learner if learner in teams else teams[learner]

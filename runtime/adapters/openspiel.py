@@ -27,14 +27,13 @@ How a rulecraft game maps onto OpenSpiel's model (decided from the rule tables a
 Observation (``perfect_recall=False``): the list :meth:`State.observation` gives the player (other
 teams' unrevealed secret fields read -1) as a float32 tensor, and as text naming each field.
 Information state (``perfect_recall=True``): the player's action-observation history, so it has
-perfect recall. Each ply shows who acted and the action when the player may see it: its own
-actions and other teams' open choices (in a perfect-information game every action, chance
-outcomes included). In an imperfect-information game each ply also shows how the player's
-observation changed, which is how a revealed secret or a die's result reaches the player; other
-teams' secret choices and the chance outcomes themselves are not shown. The tensor form is offered
-when its fixed length (a row per ply up to ``max_plies``) stays within
-:data:`INFO_STATE_TENSOR_LIMIT` floats; otherwise OpenSpiel's tools fall back to the observation
-tensor.
+perfect recall. In a perfect-information game that is the history of action ids, chance outcomes
+included (as OpenSpiel's own games have it). In an imperfect-information game each ply shows who
+acted, the action when the player may see it (its own, and other teams' open choices; not other
+teams' secret choices, nor chance outcomes as such) and how the player's observation changed,
+which is how a revealed secret or a die's result reaches it. The tensor form is offered when its
+fixed length (a row per ply up to ``max_plies``) stays within :data:`INFO_STATE_TENSOR_LIMIT`
+floats; otherwise OpenSpiel's tools fall back to the observation tensor.
 
 A state's Python attributes are plain data: the runtime state (which pickles as its game's id,
 options and values) and, in imperfect-information games, the per-ply log of what each player saw.
@@ -43,6 +42,7 @@ OpenSpiel clones a state by deep-copying them and serialises it by pickling them
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Iterator
 
@@ -60,7 +60,8 @@ INFO_STATE_TENSOR_LIMIT = 1 << 16
 # ---------- the game's type and info ----------
 
 def short_name(slug: str) -> str:
-    """OpenSpiel's name for the game ``slug``: ``rulecraft_`` + the slug, non-word characters as ``_``."""
+    """OpenSpiel's name for the game ``slug``: ``rulecraft_`` and the slug, ``_`` for non-word
+    characters."""
     return "rulecraft_" + re.sub(r"\W", "_", slug)
 
 
@@ -135,7 +136,8 @@ class RulecraftGame(pyspiel.Game):
         super().__init__(game_type, make_game_info(runtime_game), dict(params or {}))
         self.runtime_game = runtime_game
         self.hidden = has_hidden_information(runtime_game)
-        self.initial_observations = [runtime_game.new_initial_state().observation(team)
+        self.initial_state = runtime_game.new_initial_state()
+        self.initial_observations = [self.initial_state.observation(team)
                                      for team in range(runtime_game.num_teams)]
         remember_game(runtime_game)
 
@@ -160,16 +162,36 @@ class RulecraftGame(pyspiel.Game):
 
 # ---------- the state ----------
 
-class PlyLog(list):
+class PlyLog:
     """What each player saw, ply by ply, in an imperfect-information game (plain data).
 
-    Each entry is ``(actor, action, secret, changes)``: ``changes[p]`` holds the ``(slot, value)``
-    pairs of player ``p``'s observation that the ply changed. Entries are immutable, so a deep
-    copy shares them.
+    ``plies[p]`` holds, per ply, ``(actor, action, changes)`` as player ``p`` saw it: ``action``
+    is None when hidden from ``p``, ``changes`` the ``(slot, value)`` pairs of ``p``'s observation
+    that the ply changed. ``tokens[p]`` holds the same plies as information-state text. Entries
+    are immutable, so a deep copy (OpenSpiel's clone) copies only the lists.
     """
 
+    def __init__(self, players: int):
+        self.plies = [[] for _ in range(players)]
+        self.tokens = [[] for _ in range(players)]
+
+    def record(self, actor: int, action: int, secret: bool, before: list, after: list) -> None:
+        """Log one ply: its actor and action, and each player's observation before and after."""
+        for player, (old, new) in enumerate(zip(before, after)):
+            shown = action if actor == player or (actor >= 0 and not secret) else None
+            changes = tuple((slot, value) for slot, (was, value) in enumerate(zip(old, new))
+                            if was != value)
+            token = f"{actor}:{'?' if shown is None else shown}"
+            if changes:
+                token += "{" + ",".join(f"{slot}={value}" for slot, value in changes) + "}"
+            self.plies[player].append((actor, shown, changes))
+            self.tokens[player].append(token)
+
     def __deepcopy__(self, memo) -> "PlyLog":
-        return PlyLog(self)
+        copy = PlyLog(0)
+        copy.plies = [entries[:] for entries in self.plies]
+        copy.tokens = [entries[:] for entries in self.tokens]
+        return copy
 
 
 class RulecraftState(pyspiel.State):
@@ -181,8 +203,8 @@ class RulecraftState(pyspiel.State):
 
     def __init__(self, game: RulecraftGame):
         super().__init__(game)
-        self.state = game.runtime_game.new_initial_state()
-        self.seen = PlyLog() if game.hidden else None
+        self.state = game.initial_state.clone()
+        self.seen = PlyLog(game.num_players()) if game.hidden else None
 
     def current_player(self) -> int:
         """The acting player, ``pyspiel.PlayerId.CHANCE`` (-1) or ``TERMINAL`` (-4)."""
@@ -193,25 +215,23 @@ class RulecraftState(pyspiel.State):
         return self.state.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``(outcome, probability)`` pairs; raises RulecraftError when this is not a chance node."""
+        """``(outcome, probability)`` pairs; raises RulecraftError if this is no chance node."""
         return self.state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        """Apply a decision or chance outcome; raises IllegalActionError (state unchanged) if illegal."""
+        """Apply a decision or chance outcome; raises IllegalActionError if it is illegal."""
         state = self.state
         if self.seen is None:
             state.apply(action)
             return
         actor, secret = state.current_player(), state.is_secret()
-        before = [state.observation(team) for team in range(state.game.num_teams)]
+        teams = range(state.game.num_teams)
+        before = [state.observation(team) for team in teams]
         state.apply(action)
-        changes = tuple(tuple((slot, value) for slot, (old, value)
-                              in enumerate(zip(seen, state.observation(team))) if old != value)
-                        for team, seen in enumerate(before))
-        self.seen.append((actor, action, secret, changes))
+        self.seen.record(actor, action, secret, before, [state.observation(team) for team in teams])
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The action's notation from the spec, e.g. ``place b2``; a chance outcome names its die face."""
+        """The action's notation from the spec (``place b2``); a chance outcome names a die face."""
         if player >= 0:
             return self.state.game.action_notation(action)
         if self.state.is_chance_node():
@@ -228,7 +248,14 @@ class RulecraftState(pyspiel.State):
 
     def __str__(self) -> str:
         """The whole state as text (board and every field): a referee's view, for debugging."""
-        return render_text(self.state)
+        return _referee_view(self.state.game, tuple(self.state.s))
+
+
+@functools.lru_cache(maxsize=1024)
+def _referee_view(game: Game, values: tuple) -> str:
+    """:func:`render_text` of the state with these values; remembered, because OpenSpiel's checks
+    print a state and its clone again and again."""
+    return render_text(State(game, list(values), 0))
 
 
 # ---------- observations and information states ----------
@@ -259,23 +286,21 @@ def observation_text(state: State, team: int) -> str:
 
 
 def _plies(state: RulecraftState, player: int) -> Iterator[tuple]:
-    """``player``'s view of each ply: ``(actor, action or None, changes, observation or None)``.
+    """``player``'s view of each ply: ``(actor, action or None, observation or None)``.
 
-    ``action`` is None when ``player`` may not see it; ``changes`` are the ``(slot, value)`` pairs
-    of its observation that the ply changed and ``observation`` its whole observation after the ply
-    (one list updated in place: read it before the next step) — both only in an
-    imperfect-information game.
+    ``action`` is None when ``player`` may not see it; ``observation``, in an imperfect-information
+    game only, is its whole observation after the ply (one list updated in place: read it before
+    the next step).
     """
     if state.seen is None:
         for item in state.full_history():
-            yield item.player, item.action, (), None
+            yield item.player, item.action, None
         return
     observation = list(state.get_game().initial_observations[player])
-    for actor, action, secret, changes in state.seen:
-        for slot, value in changes[player]:
+    for actor, action, changes in state.seen.plies[player]:
+        for slot, value in changes:
             observation[slot] = value
-        visible = actor == player or (actor >= 0 and not secret)
-        yield actor, action if visible else None, changes[player], observation
+        yield actor, action, observation
 
 
 class ObservationObserver:
@@ -313,7 +338,8 @@ class InformationStateObserver:
         self.tensor = np.zeros(info_state_tensor_size(runtime_game), np.float32)
         self.dict = {"player": self.tensor[:teams],
                      "observation": self.tensor[teams:teams + slots],
-                     "plies": self.tensor[teams + slots:].reshape(self.max_plies, _ply_width(runtime_game))}
+                     "plies": self.tensor[teams + slots:].reshape(self.max_plies,
+                                                                   _ply_width(runtime_game))}
 
     def set_from(self, state: RulecraftState, player: int) -> None:
         """Fill ``tensor`` with ``player``'s information state in ``state``.
@@ -326,22 +352,20 @@ class InformationStateObserver:
         self.tensor.fill(0)
         self.dict["player"][player] = 1
         self.dict["observation"][:] = state.state.observation(player)
-        for row, (actor, action, _, observation) in zip(self.dict["plies"], _plies(state, player)):
+        for row, (actor, action, observation) in zip(self.dict["plies"], _plies(state, player)):
             row[0] = actor + 2
             row[1] = 0 if action is None else action + 1
             if observation is not None:
                 row[2:] = observation
 
     def string_from(self, state: RulecraftState, player: int) -> str:
-        """``player``'s information state as text: ``p<player>`` then ``actor:action`` per ply
-        (``?`` for an action it did not see), with its observation's changes in braces."""
-        parts = [f"p{player}"]
-        for actor, action, changes, _ in _plies(state, player):
-            token = f"{actor}:{'?' if action is None else action}"
-            if changes:
-                token += "{" + ",".join(f"{slot}={value}" for slot, value in changes) + "}"
-            parts.append(token)
-        return " ".join(parts)
+        """``player``'s information state as text: ``p<player>`` and then, in a perfect-information
+        game, the history of action ids (as OpenSpiel's own games have it); in an
+        imperfect-information game ``actor:action`` per ply (``?`` for an action it did not see)
+        with its observation's changes in braces."""
+        if state.seen is None:
+            return f"p{player} {state.history_str()}"
+        return " ".join([f"p{player}", *state.seen.tokens[player]])
 
 
 # ---------- registration ----------

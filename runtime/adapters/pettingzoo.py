@@ -63,9 +63,11 @@ class RulecraftAECEnv(AECEnv):
         self.agents = []
         self._team = {agent: index for index, agent in enumerate(self.possible_agents)}
         actions = game.num_distinct_actions
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (game.rules.slots,), np.float32),
-            "action_mask": spaces.Box(0, 1, (actions,), np.int8)}) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, (game.rules.slots,), np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
+            for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.np_random = None
         self.episode_seed = None

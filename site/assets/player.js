@@ -1,0 +1,300 @@
+/* rulecraft rulebook player: animates the worked examples computed by the engine at build time.
+ *
+ * Every `.rc-player` holds its frames as JSON in `data-rc-player` (Material's instant navigation
+ * re-creates <script> tags, so data lives in attributes) and an SVG board whose spaces are
+ * `g.rc-space[data-space]`. Pieces are laid out inside their space's rectangle; legal options of
+ * the next decision are highlighted. Controls: buttons, or ← → (step), space (play/pause) and
+ * Esc (back to the start) while the player has the focus.
+ *
+ * Also makes Material's language selector lead to the same page in the other language, and keeps
+ * it right under instant navigation (which replaces the page but not the header, so the links
+ * would otherwise stay those of the first page seen). A language switch always loads the page
+ * in full, so that its header, search language and `lang` change with it.
+ */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var PLAY_DELAY = 1800;
+
+  function element(tag, attributes, parent) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function spaceRects(svg) {
+    var rects = {};
+    svg.querySelectorAll("g.rc-space[data-space]").forEach(function (group) {
+      var rect = group.querySelector("rect");
+      rects[group.getAttribute("data-space")] = {
+        group: group,
+        x: +rect.getAttribute("x"), y: +rect.getAttribute("y"),
+        width: +rect.getAttribute("width"), height: +rect.getAttribute("height")
+      };
+    });
+    return rects;
+  }
+
+  /* Board: pieces, markers and highlights for one frame. */
+  function Board(svg, data) {
+    this.svg = svg;
+    this.data = data;
+    this.rects = spaceRects(svg);
+    this.layer = svg.querySelector("g.rc-pieces");
+    this.markerLayer = svg.querySelector("g.rc-markers");
+    this.pieces = (data.pieces || []).map(function (piece, index) {
+      var group = element("g", {
+        "class": "rc-piece rc-team-" + piece.team + " rc-kind-" + piece.kind,
+        "data-piece": String(index), "data-space": ""
+      }, this.layer);
+      element("circle", {r: "10"}, group);
+      var mark = element("text", {"class": "rc-piece-mark", "text-anchor": "middle", dy: "0.35em"}, group);
+      mark.textContent = piece.mark;
+      element("title", {}, group).textContent = piece.name;
+      return group;
+    }, this);
+    this.markers = (data.markers || []).map(function (marker) {
+      var group = element("g", {"class": "rc-marker rc-marker-" + marker.field, "data-marker": marker.field},
+        this.markerLayer);
+      element("circle", {r: "9"}, group);
+      element("title", {}, group).textContent = marker.label;
+      return group;
+    }, this);
+  }
+
+  Board.prototype.spaceName = function (index) {
+    return index >= 0 ? this.data.spaces[index] : null;
+  };
+
+  Board.prototype.show = function (frame) {
+    var self = this;
+    var bySpace = {};
+    frame.at.forEach(function (space, piece) {
+      var name = self.spaceName(space);
+      var group = self.pieces[piece];
+      group.setAttribute("data-space", name || "");
+      group.style.display = name ? "" : "none";
+      if (name) (bySpace[name] = bySpace[name] || []).push(piece);
+    });
+    Object.keys(bySpace).forEach(function (name) { self.layout(name, bySpace[name]); });
+    (frame.markers || []).forEach(function (space, index) {
+      var name = self.spaceName(space);
+      var marker = self.markers[index];
+      marker.setAttribute("data-space", name || "");
+      marker.style.display = name ? "" : "none";
+      Object.keys(self.rects).forEach(function (key) {
+        self.rects[key].group.classList.toggle("rc-has-" + self.data.markers[index].field, key === name);
+      });
+      if (name) {
+        var rect = self.rects[name];
+        marker.setAttribute("transform", "translate(" + (rect.x + rect.width - 12 - 20 * index) + "," +
+          (rect.y + 12) + ")");
+      }
+    });
+    this.highlight(frame);
+  };
+
+  Board.prototype.layout = function (name, pieces) {
+    var rect = this.rects[name];
+    var top = rect.y + 22, height = rect.height - 26, width = rect.width - 8;
+    var count = pieces.length;
+    var columns = Math.max(1, Math.ceil(Math.sqrt(count * width / Math.max(height, 1))));
+    while (Math.ceil(count / columns) * (width / columns) > height * 1.05 && columns < count) columns++;
+    var rows = Math.ceil(count / columns);
+    var cell = Math.min(width / columns, height / rows);
+    var radius = Math.max(4, Math.min(11, cell / 2 - 1));
+    pieces.sort(function (a, b) {
+      return (this.data.pieces[a].team - this.data.pieces[b].team) || (a - b);
+    }.bind(this));
+    pieces.forEach(function (piece, order) {
+      var column = order % columns, row = Math.floor(order / columns);
+      var x = rect.x + 4 + (column + 0.5) * (width / columns);
+      var y = top + (row + 0.5) * (height / rows);
+      var group = this.pieces[piece];
+      group.setAttribute("transform", "translate(" + x.toFixed(1) + "," + y.toFixed(1) + ")");
+      group.querySelector("circle").setAttribute("r", radius.toFixed(1));
+      group.classList.toggle("rc-small", radius < 8);
+    }, this);
+  };
+
+  Board.prototype.highlight = function (frame) {
+    var legal = frame.legal || {spaces: [], pieces: []};
+    var next = frame.next || {};
+    var legalSpaces = (legal.spaces || []).map(this.spaceName, this);
+    var nextSpaces = (next.spaces || []).map(this.spaceName, this);
+    Object.keys(this.rects).forEach(function (name) {
+      var group = this.rects[name].group;
+      group.classList.toggle("rc-legal", legalSpaces.indexOf(name) >= 0);
+      group.classList.toggle("rc-chosen", nextSpaces.indexOf(name) >= 0);
+    }, this);
+    this.pieces.forEach(function (group, index) {
+      group.classList.toggle("rc-legal", (legal.pieces || []).indexOf(index) >= 0);
+      group.classList.toggle("rc-chosen", (next.pieces || []).indexOf(index) >= 0);
+    });
+  };
+
+  /* Player: a board, the side panel and the controls. */
+  function Player(root) {
+    this.root = root;
+    this.data = JSON.parse(root.getAttribute("data-rc-player"));
+    this.board = new Board(root.querySelector("svg.rc-board"), this.data);
+    this.index = 0;
+    this.timer = null;
+    this.labels = JSON.parse(root.getAttribute("data-rc-labels") || "{}");
+    var self = this;
+    function on(selector, handler) {
+      root.querySelector(selector).addEventListener("click", function () { handler.call(self); });
+    }
+    on(".rc-restart", function () { this.pause(); this.go(0); });
+    on(".rc-prev", function () { this.pause(); this.go(this.index - 1); });
+    on(".rc-next-step", function () { this.pause(); this.go(this.index + 1); });
+    on(".rc-play", function () { this.toggle(); });
+    root.setAttribute("tabindex", "0");
+    root.addEventListener("keydown", function (event) { self.key(event); });
+    this.go(0);
+  }
+
+  Player.prototype.key = function (event) {
+    var handled = true;
+    if (event.key === "ArrowRight") { this.pause(); this.go(this.index + 1); }
+    else if (event.key === "ArrowLeft") { this.pause(); this.go(this.index - 1); }
+    else if (event.key === " " || event.key === "Spacebar") { this.toggle(); }
+    else if (event.key === "Escape") { this.pause(); this.go(0); }
+    else handled = false;
+    if (handled) { event.preventDefault(); event.stopPropagation(); }
+  };
+
+  Player.prototype.go = function (index) {
+    var frames = this.data.frames;
+    this.index = Math.max(0, Math.min(frames.length - 1, index));
+    var frame = frames[this.index];
+    this.board.show(frame);
+    this.panel(frame);
+    this.root.setAttribute("data-frame", String(this.index));
+    this.root.querySelector(".rc-step").textContent = String(this.index + 1);
+  };
+
+  Player.prototype.text = function (selector, value) {
+    var node = this.root.querySelector(selector);
+    node.textContent = value || "";
+    return node;
+  };
+
+  Player.prototype.list = function (selector, items, render) {
+    var node = this.root.querySelector(selector);
+    node.textContent = "";
+    items.forEach(function (item) {
+      var li = document.createElement(node.tagName === "DIV" ? "p" : "li");
+      render(li, item);
+      node.appendChild(li);
+    });
+    return node;
+  };
+
+  Player.prototype.panel = function (frame) {
+    var labels = this.labels;
+    this.text(".rc-phase", frame.phase);
+    this.text(".rc-status", frame.status);
+    var actor = frame.actor || {};
+    var who = actor.kind === "team" ? actor.name + (actor.secret ? " (" + labels.secret + ")" : "")
+      : actor.kind === "chance" ? labels.chance : labels.over;
+    var actorName = this.text(".rc-actor-name", who);
+    actorName.className = "rc-actor-name" + (actor.kind === "team" ? " rc-team-" + actor.team : "");
+    this.list(".rc-dice", frame.dice, function (node, die) {
+      node.className = "rc-die";
+      node.title = labels.die + " " + die.die;
+      node.textContent = die.value;
+    });
+    var events = frame.events.length ? frame.events : (this.index === 0 ? [labels.no_events] : []);
+    this.list(".rc-events", events, function (node, line) {
+      node.className = "rc-event rc-event-" + (line.kind || "start");
+      node.textContent = (line.text || line).trim();
+    });
+    this.list(".rc-refused", frame.refused, function (node, refusal) {
+      node.className = "rc-refusal";
+      node.textContent = labels.refused + ": " + refusal.option + " — " + labels.by_rule + " " + refusal.rule;
+    });
+    var next = frame.next;
+    this.text(".rc-next", next ? labels.next_choice + ": " + (next.option || labels.die + " " + next.roll) : "");
+    this.text(".rc-option-count", "(" + frame.legal.options.length + ")");
+    this.list(".rc-option-list", frame.legal.options, function (node, option) { node.textContent = option; });
+  };
+
+  Player.prototype.toggle = function () {
+    if (this.timer) this.pause(); else this.play();
+  };
+
+  Player.prototype.play = function () {
+    var self = this;
+    if (this.index >= this.data.frames.length - 1) this.go(0);
+    this.setPlaying(true);
+    this.timer = window.setInterval(function () {
+      if (!self.root.isConnected || self.index >= self.data.frames.length - 1) { self.pause(); return; }
+      self.go(self.index + 1);
+    }, PLAY_DELAY);
+  };
+
+  Player.prototype.pause = function () {
+    if (this.timer) window.clearInterval(this.timer);
+    this.timer = null;
+    this.setPlaying(false);
+  };
+
+  Player.prototype.setPlaying = function (playing) {
+    var button = this.root.querySelector(".rc-play");
+    var label = button.getAttribute(playing ? "data-pause" : "data-play");
+    button.setAttribute("aria-label", label);
+    button.title = label;
+    this.root.classList.toggle("rc-playing", playing);
+  };
+
+  function initialise() {
+    document.querySelectorAll(".rc-player[data-rc-player]:not([data-rc-ready])").forEach(function (root) {
+      root.setAttribute("data-rc-ready", "");
+      root.rcPlayer = new Player(root);
+    });
+    document.querySelectorAll(".rc-board-frame[data-rc-board]:not([data-rc-ready])").forEach(function (root) {
+      root.setAttribute("data-rc-ready", "");
+      var data = JSON.parse(root.getAttribute("data-rc-board"));
+      if (data.frames.length) new Board(root.querySelector("svg.rc-board"), data).show(data.frames[0]);
+    });
+    refreshLanguageLinks();
+  }
+
+  /* The selector's links lead to each language's root (<link rel="alternate" hreflang>); every
+     language has the same pages, so the same page in another language is the current path with
+     the language root swapped. */
+  function refreshLanguageLinks() {
+    var roots = [];
+    document.querySelectorAll("head link[rel=alternate][hreflang]").forEach(function (link) {
+      roots.push({lang: link.getAttribute("hreflang"), path: new URL(link.href).pathname});
+    });
+    var here = window.location.pathname;
+    var current = roots.filter(function (root) { return here.indexOf(root.path) === 0; })
+      .sort(function (a, b) { return b.path.length - a.path.length; })[0];
+    if (!current) return;
+    var rest = here.slice(current.path.length);
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+      var target = roots.filter(function (root) { return root.lang === link.getAttribute("hreflang"); })[0];
+      if (target) link.href = new URL(target.path + rest, window.location.href).href;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a.md-select__link[hreflang]") : null;
+    if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    window.location.assign(link.href);
+  }, true);
+
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
+    window.document$.subscribe(initialise);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", initialise);
+  } else {
+    initialise();
+  }
+})();

@@ -1,0 +1,177 @@
+"""One game's rulebook material: its spec (IR and compiled rules), texts and scenarios.
+
+The site reads a spec twice, through the two stages that must agree: the compiler's IR (the rule
+ids of every phase, action, condition, table, trigger and invariant; the board's attributes; the
+open questions) and the compiled :class:`RuleTables` the engine runs (tables, dice, pieces).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+import json
+from pathlib import Path
+
+from rulecraft.compiler import find_game, game_names, load_rules
+from rulecraft.compiler.model import SpecReader
+from rulecraft.errors import RulecraftError
+from rulecraft.loader import load_yaml, read_spec
+from rulecraft.runtime.engine import Game
+from rulecraft.runtime.scenario import load_scenarios
+from rulecraft.site.context import glossary_terms, spec_context
+from rulecraft.site.templating import Renderer
+from rulecraft.site.texts import LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, TextFile, load_texts
+
+
+def game_folders(root: Path | None = None) -> list[Path]:
+    """The folders of the published games: ``root/rulespecs/*`` (never the classic examples).
+
+    Without ``root``, the games :func:`rulecraft.compiler.game_names` finds under ``rulespecs/``.
+    Raises :class:`RulecraftError` (RC805) when there is none.
+    """
+    if root is not None:
+        base = Path(root) / "rulespecs"
+        folders = sorted(p for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []
+    else:
+        folders = [find_game(name).parent for name in game_names("rulespecs")]
+    if not folders:
+        raise RulecraftError(f"no game to publish under {Path(root or '.') / 'rulespecs'}", code="RC805")
+    return folders
+
+
+def rule_sort_key(rule_id: str):
+    """Order rule ids as a rulebook does: 2 < 3.1 < 3.3.1 < 4 < 4.10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in str(rule_id).split(".")]
+
+
+@dataclass
+class Book:
+    """Everything the site needs of one game (see the module docstring)."""
+
+    folder: Path
+    languages: tuple = LANGUAGES
+    _games: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def slug(self) -> str:
+        return self.folder.name
+
+    @property
+    def spec_path(self) -> Path:
+        return self.folder / "game.yaml"
+
+    def ir(self, options: dict | None = None):
+        """The compiler's IR of the spec under ``options``."""
+        return self._read(options)[0]
+
+    def areas(self, options: dict | None = None) -> dict[str, tuple]:
+        """The board's named areas (``board: areas:``) as tuples of space indices."""
+        return self._read(options)[1]
+
+    def _read(self, options):
+        key = json.dumps(options or {}, sort_keys=True)
+        if key not in self._readings:
+            path = str(self.spec_path)
+            reader = SpecReader(load_yaml(path, read_spec(path)), path, options)
+            ir = reader.build()
+            names = (reader.data.get("board") or {}).get("areas") or {}
+            areas = {str(name): ast.literal_eval(reader.env.names[str(name)].code) for name in names}
+            self._readings[key] = (ir, areas)
+        return self._readings[key]
+
+    @cached_property
+    def _readings(self) -> dict:
+        return {}
+
+    def game(self, options: dict | None = None) -> Game:
+        """The playable game (compiled through the cache) under ``options``."""
+        key = json.dumps(options or {}, sort_keys=True)
+        if key not in self._games:
+            self._games[key] = Game(load_rules(self.spec_path, options))
+        return self._games[key]
+
+    @property
+    def publishable(self) -> bool:
+        """True once the game has an English rulebook (``rules:`` in ``text/en.yaml``)."""
+        return "rules" in self.texts[SOURCE_LANGUAGE].data
+
+    @cached_property
+    def texts(self) -> dict[str, TextFile]:
+        """The game's text files: the languages asked for, and always English (the source)."""
+        return load_texts(self.folder / "text", tuple(dict.fromkeys((SOURCE_LANGUAGE,) + tuple(self.languages))))
+
+    @cached_property
+    def site_texts(self) -> dict[str, TextFile]:
+        return load_texts(SITE_TEXT, self.languages)
+
+    @cached_property
+    def scenarios(self) -> list:
+        return load_scenarios(self.folder)
+
+    @cached_property
+    def rule_uses(self) -> dict[str, list[tuple[str, str]]]:
+        """Each rule id the spec cites, with what cites it: ``[("phase", "dice"), ("table", "T1")]``.
+
+        Phases and their steps, actions and their legality conditions, tables, triggers and
+        invariants all name rule ids; every one needs a section in the rulebook.
+        """
+        ir = self.ir()
+        uses: dict[str, list] = {}
+
+        def add(rule, kind, name):
+            if rule and (kind, name) not in uses.setdefault(str(rule), []):
+                uses[str(rule)].append((kind, name))
+        for node in ir.nodes:
+            add(node.rule, "action" if node.owner_action else "phase", node.owner_action or node.phase)
+        for action in ir.actions:
+            add(action.rule, "action", action.name)
+            for rule, _, _ in action.conditions:
+                add(rule, "action", action.name)
+        for table in ir.tables:
+            add(table["rule"], "table", table["name"])
+        for index, trigger in enumerate(ir.triggers):
+            add(trigger["rule"], "trigger", str(index + 1))
+        for invariant in ir.invariants:
+            add(invariant["rule"], "invariant", invariant["name"])
+        return dict(sorted(uses.items(), key=lambda item: rule_sort_key(item[0])))
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return list(self.rule_uses)
+
+    def rule_section(self, rule_id: str) -> str | None:
+        """The rulebook section that holds ``rule_id``: itself, else its nearest parent, else None."""
+        parts = str(rule_id).split(".")
+        while parts:
+            if ".".join(parts) in self.rule_uses:
+                return ".".join(parts)
+            parts.pop()
+        return None
+
+    def phase_order(self, section: str) -> list:
+        """The phases of ``setup`` or ``turn`` in flow order: ``(phase id, rule id)`` pairs."""
+        ir = self.ir()
+        nodes = [n for n in ir.nodes if n.owner_action is None]
+        chosen = nodes[:ir.first_turn_node] if section == "setup" else nodes[ir.first_turn_node:]
+        seen: dict[str, str] = {}
+        for node in chosen:
+            seen.setdefault(node.phase, node.rule)
+        return list(seen.items())
+
+    def renderer(self, language: str) -> Renderer:
+        """The :class:`Renderer` of ``language``: the spec's variables and the language's glossary."""
+        if language not in self._renderers:
+            texts = self.texts[language]
+            terms = glossary_terms(texts.section("glossary"), language)
+
+            def headers(name):
+                entry = texts.entry("tables", name)
+                return dict(entry) if entry is not None else {}
+            context = spec_context(self.ir(), self.game().rules, terms, headers)
+            self._renderers[language] = Renderer(context, self.rule_ids)
+        return self._renderers[language]
+
+    @cached_property
+    def _renderers(self) -> dict:
+        return {}

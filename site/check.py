@@ -1,0 +1,229 @@
+"""``rulecraft site check``: is every text of every language complete, current and renderable?
+
+For each published game and language it reports, as a translator's worklist:
+
+* a rule id of the spec (phase, step, action, condition, table, trigger, invariant) without text;
+* text for a rule id (or an open question, example, table, phase, event kind, action) that the
+  spec no longer has, and any ``{{ rule('…') }}`` naming a vanished rule id;
+* a translated entry whose ``source_hash`` differs from the English entry's hash (stale), or has
+  no stamp;
+* a glossary without a term for a team, piece kind or enumeration value of the spec, or a term
+  without the plural forms its language needs;
+* a text whose template fails to render (unknown placeholder, bad syntax), with file:line:col.
+
+The site's own labels (``site/text/<lang>.yaml``) are checked the same way, as game ``(site)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+
+from rulecraft.errors import RulecraftError
+from rulecraft.site.book import Book, rule_sort_key
+from rulecraft.runtime.narrate import DEFAULTS as BUILT_IN_EVENTS
+from rulecraft.site.context import plural_categories
+from rulecraft.site.examples import sample_variables
+from rulecraft.site.texts import (ENTRY_SECTIONS, HASH_KEY, LANGUAGES, SOURCE_LANGUAGE,
+                                  STRING_SECTIONS, TextFile, entry_hash, texts_of)
+
+PAGES = ("overview", "board", "setup", "turn", "rules", "tables", "notes", "examples",
+         "quick_reference")
+SITE_GAME = "(site)"
+KIND_NAMES = {"rules": "rule", "open_questions": "open question", "glossary": "term",
+              "pages": "page", "tables": "table", "examples": "example", "phases": "phase",
+              "events": "event", "notations": "notation"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One line of the worklist: what is wrong with which text of which game and language."""
+
+    game: str
+    language: str
+    kind: str
+    key: str
+    message: str
+    where: str = ""
+
+    def __str__(self) -> str:
+        place = f"  ({self.where})" if self.where else ""
+        return f"{self.game:<12} {self.language:<3} {self.kind} {self.key}: {self.message}{place}"
+
+
+def required_keys(book: Book) -> dict[str, list[str]]:
+    """Per section, the keys the spec requires every language to have."""
+    ir = book.ir()
+    rules = book.game().rules
+    names = list(ir.teams) + list(ir.kinds) + [v for values in ir.enums.values() for v in values]
+    return {
+        "rules": book.rule_ids,
+        "open_questions": [q["id"] for q in ir.open_questions],
+        "examples": [s.id for s in book.scenarios],
+        "tables": list(rules.tables),
+        "phases": [phase for phase, _ in book.phase_order("setup") + book.phase_order("turn")],
+        "events": list(ir.events),
+        "notations": [a.name for a in ir.actions],
+        "glossary": list(dict.fromkeys(names)),
+        "pages": list(PAGES),
+    }
+
+
+def check_book(book: Book) -> list[Problem]:
+    """Every problem of one game's texts, in every language (see the module docstring).
+
+    English notations are optional (the spec's ``notation:`` is their source); every other
+    section is required in English too.
+    """
+    required = required_keys(book)
+    spec_sections = {"rules", "open_questions", "examples", "tables", "phases", "events", "notations"}
+    english = book.texts[SOURCE_LANGUAGE]
+    sources = {section: dict(english.section(section)) for section in STRING_SECTIONS + ENTRY_SECTIONS}
+    sources["notations"] = {a.name: a.notation for a in book.ir().actions}
+    problems = []
+    for language in book.languages:
+        texts = book.texts[language]
+        if not texts.exists:
+            problems.append(Problem(book.slug, language, "file", texts.path.name, "no text file",
+                                    str(texts.path)))
+        for section in STRING_SECTIONS + ENTRY_SECTIONS:
+            wanted = list(required.get(section, []))
+            if language == SOURCE_LANGUAGE and section == "notations":
+                wanted = []
+            elif language != SOURCE_LANGUAGE:
+                wanted += [str(k) for k in sources[section] if str(k) not in wanted]
+            problems += _completeness(book.slug, texts, sources[section], section, wanted,
+                                      section in spec_sections and required.get(section))
+        problems += _plural_forms(book.slug, texts)
+        if texts.exists:
+            problems += _renders(book.slug, texts, book.renderer(language),
+                                 sample_variables(book, language))
+    return problems
+
+
+def check_site_texts(languages=LANGUAGES) -> list[Problem]:
+    """Problems of the site's own labels (landing page, player, common words)."""
+    from rulecraft.site.texts import SITE_TEXT, load_texts
+    from rulecraft.site.templating import Renderer
+    texts = load_texts(SITE_TEXT, tuple(dict.fromkeys((SOURCE_LANGUAGE,) + tuple(languages))))
+    source = texts[SOURCE_LANGUAGE]
+    problems = []
+    for language in languages:
+        for section in ENTRY_SECTIONS:
+            wanted = [str(k) for k in source.section(section)]
+            problems += _completeness(SITE_GAME, texts[language], dict(source.section(section)),
+                                      section, wanted, None)
+        problems += _renders(SITE_GAME, texts[language], Renderer({}), {})
+    return problems
+
+
+def check_site(folders, languages=LANGUAGES) -> list[Problem]:
+    """Problems of the site's labels and of every game in ``folders`` (sorted for the worklist)."""
+    problems = check_site_texts(languages)
+    for folder in folders:
+        try:
+            problems += check_book(Book(folder, tuple(languages)))
+        except RulecraftError as error:
+            problems.append(Problem(folder.name, "-", "spec", "", error.message, str(error).split(":")[0]))
+    order = {language: index for index, language in enumerate(languages)}
+    return sorted(problems, key=lambda p: (p.game, order.get(p.language, -1), p.kind,
+                                           rule_sort_key(p.key) if p.kind == "rule" else [(0, 0, p.key)]))
+
+
+def worklist(problems: list[Problem]) -> str:
+    """The translator's worklist: one block per game and language, one line per problem."""
+    lines = []
+    current = None
+    for problem in problems:
+        if (problem.game, problem.language) != current:
+            current = (problem.game, problem.language)
+            count = sum(1 for p in problems if (p.game, p.language) == current)
+            lines.append(f"{problem.game} · {problem.language} · {count} to do")
+        lines.append(f"  {problem.kind} {problem.key}: {problem.message}"
+                     + (f"  ({problem.where})" if problem.where else ""))
+    return "\n".join(lines)
+
+
+def _completeness(game, texts: TextFile, source: dict, section, wanted, spec_keys) -> list[Problem]:
+    kind = KIND_NAMES[section]
+    problems = []
+    present = {str(k): k for k in texts.section(section)}
+    for key in wanted:
+        if key not in present:
+            problems.append(Problem(game, texts.language, kind, key, "missing", str(texts.position(section))))
+            continue
+        if texts.language == SOURCE_LANGUAGE:
+            continue
+        english = source.get(key, source.get(_as_int(key)))
+        if english is None:
+            continue
+        stamp = texts.stamp(section, key)
+        current = entry_hash(english)
+        where = str(texts.position(section, present[key]))
+        if stamp is None:
+            problems.append(Problem(game, texts.language, kind, key,
+                                    f"not stamped: add source_hash {current} once translated", where))
+        elif stamp != current:
+            problems.append(Problem(game, texts.language, kind, key,
+                                    f"stale: the English text changed (source_hash {stamp} → {current})",
+                                    where))
+        entry = texts.entry(section, key)
+        if isinstance(english, dict) and isinstance(entry, dict):
+            for part in english:
+                if part not in entry:
+                    problems.append(Problem(game, texts.language, kind, key, f"lacks '{part}'", where))
+    if spec_keys:
+        allowed = set(spec_keys) | (set(BUILT_IN_EVENTS) if section == "events" else set())
+        for key, original in present.items():
+            if key not in allowed:
+                what = "rule id" if section == "rules" else kind
+                problems.append(Problem(game, texts.language, kind, key,
+                                        f"names a {what} that no longer exists in the spec",
+                                        str(texts.position(section, original))))
+    return problems
+
+
+def _as_int(key):
+    return int(key) if key.isdigit() else key
+
+
+def _plural_forms(game, texts: TextFile) -> list[Problem]:
+    needed = plural_categories(texts.language)
+    problems = []
+    for key, entry in texts.section("glossary").items():
+        count = entry.get("count")
+        if count is None:
+            continue
+        missing = sorted(needed - {str(k) for k in count})
+        if missing:
+            problems.append(Problem(game, texts.language, "term", str(key),
+                                    f"count: lacks the plural form(s) {', '.join(missing)}",
+                                    str(texts.position("glossary", key))))
+    return problems
+
+
+def _renders(game, texts: TextFile, renderer, variables: dict) -> list[Problem]:
+    """Render every text; ``variables`` holds sample values for texts that are templates over
+    play values (``{(section, key, part): {...}}``)."""
+    problems = []
+    for section in ("rules", "open_questions", "pages", "tables", "examples"):
+        for key, entry in texts.section(section).items():
+            for part, value in entry.items():
+                if part == HASH_KEY:
+                    continue
+                for text in texts_of(value):
+                    try:
+                        renderer.render(text, **variables.get((section, str(key), str(part)), {}))
+                    except RulecraftError as error:
+                        where = getattr(error, "position", None)
+                        problems.append(Problem(game, texts.language, KIND_NAMES[section], str(key),
+                                                error.message, str(where) if where else ""))
+    for key, text in texts.section("events").items():
+        try:
+            renderer.env.parse(str(text))
+        except jinja2.TemplateSyntaxError as error:
+            problems.append(Problem(game, texts.language, "event", str(key),
+                                    f"not a valid template: {error.message}",
+                                    str(texts.position("events", key))))
+    return problems

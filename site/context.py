@@ -1,0 +1,275 @@
+"""What a rulebook text may name: the spec's numbers, tables and terms, as Jinja2 variables.
+
+Every value a text shows comes from here (DESIGN.md principle 1): change the spec and every
+language changes with it. Lookups are strict: a name that does not exist raises
+:class:`UnknownName` with the full dotted path and the names that do exist, never an empty string.
+
+Variables (see :func:`spec_context`):
+
+``game``     id, title, version, teams, summary and ``source`` (title, publisher, designers, licence)
+``board``    ``spaces`` (names), ``size`` (how many), ``attributes`` per space
+``pieces``   ``per_team`` and ``kinds`` (how many of each kind each team has)
+``dice``     per die: ``faces`` and ``sides``
+``option``   per option: its value in the compiled rules
+``state``    per state field: ``initial`` (when it is a plain value)
+``table``    per table: values by key label (``table.T1.more``, ``table.T5.left.dive_left``);
+             printed whole, a table renders as a Markdown table
+``term``     the language's glossary (``term.zone``, ``term.zone.gen``, ``term['home']``)
+
+Filters: ``plural`` (``{{ 3 | plural(term.player) }}`` → "3 players", through Babel's CLDR
+plural rules), ``signed`` (+1, −2), ``upfirst``.
+"""
+
+from __future__ import annotations
+
+from babel import Locale
+
+from rulecraft.errors import did_you_mean
+from rulecraft.loader import Mapping
+
+MINUS = "\u2212"
+
+
+class UnknownName(Exception):
+    """A text names something the spec or the glossary does not have."""
+
+    def __init__(self, path: str, known=(), name: str | None = None):
+        super().__init__(path)
+        self.path = path
+        self.name = name or path.rsplit(".", 1)[-1]
+        self.known = sorted(map(str, known))
+
+    def hint(self) -> str:
+        return did_you_mean(self.name, self.known) or (
+            "known here: " + ", ".join(self.known[:12]) + (" …" if len(self.known) > 12 else "")
+            if self.known else "")
+
+
+class Namespace:
+    """A read-only mapping whose attributes and items are its keys; unknown keys raise UnknownName."""
+
+    __slots__ = ("_path", "_items")
+
+    def __init__(self, path: str, items: dict):
+        self._path = path
+        self._items = items
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, key):
+        for candidate in (key, str(key)):
+            if candidate in self._items:
+                return self._items[candidate]
+        raise UnknownName(f"{self._path}.{key}", self._items)
+
+    def __contains__(self, key) -> bool:
+        return key in self._items or str(key) in self._items
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __str__(self) -> str:
+        return ", ".join(str(v) for v in self._items.values())
+
+
+class Term(str):
+    """A glossary term: prints as its base form; ``.gen``, ``.pl`` … are its grammatical forms."""
+
+    def __new__(cls, path: str, text: str, forms: dict, count: dict, language: str):
+        term = super().__new__(cls, text)
+        term._path, term._forms, term._count, term._language = path, forms, count, language
+        return term
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._forms:
+            return self._forms[name]
+        raise UnknownName(f"{self._path}.{name}", self._forms)
+
+    @property
+    def countable(self) -> bool:
+        """True when the glossary gives this term's plural forms (``count:``)."""
+        return bool(self._count)
+
+    def form(self, name: str) -> str | None:
+        """The grammatical form ``name``, or None when the glossary does not give it."""
+        return self._forms.get(name)
+
+    def counted(self, number: int) -> str:
+        """``number`` followed by this term in the form the language's plural rule asks for."""
+        category = Locale.parse(self._language).plural_form(number)
+        form = self._count.get(category) or self._count.get("other")
+        if form is None:
+            raise UnknownName(f"{self._path}.count.{category}", self._count)
+        return f"{number}\u00a0{form}"
+
+
+def plural_categories(language: str) -> set[str]:
+    """The CLDR plural categories whole numbers from 0 to 1000 fall into (what ``count`` needs)."""
+    rule = Locale.parse(language).plural_form
+    return {rule(n) for n in range(1001)}
+
+
+def glossary_terms(glossary: Mapping, language: str) -> Namespace:
+    """The ``term`` variable of a language: its glossary entries as :class:`Term` objects."""
+    terms = {}
+    for key, entry in glossary.items():
+        path = f"term.{key}"
+        forms = {str(k): str(v) for k, v in (entry.get("forms") or {}).items()}
+        count = {str(k): str(v) for k, v in (entry.get("count") or {}).items()}
+        terms[str(key)] = Term(path, str(entry.get("term", "")), forms, count, language)
+    return Namespace("term", terms)
+
+
+def plural(number, term) -> str:
+    """Jinja2 filter: ``{{ n | plural(term.player) }}`` → "2 players", "5 игроков"."""
+    if not isinstance(term, Term):
+        raise UnknownName("plural(…)", ["a glossary term such as term.player"])
+    return term.counted(int(number))
+
+
+def signed(number) -> str:
+    """Jinja2 filter: a modifier with its sign: +2, 0, −1 (a true minus sign)."""
+    number = int(number)
+    return f"+{number}" if number > 0 else f"{MINUS}{-number}" if number < 0 else "0"
+
+
+def upfirst(text) -> str:
+    """Jinja2 filter: the first letter in capitals, the rest unchanged (``capitalize`` lowers it)."""
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
+def markdown_escape(text: str) -> str:
+    """Spec text made inert in Markdown and HTML (DESIGN.md principle 7: the site escapes spec text)."""
+    out = []
+    for char in str(text):
+        if char in "&<>":
+            out.append({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[char])
+        elif char in "\\`*_[]{}|#":
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+class TableView(Namespace):
+    """A spec table: ``table.T1.more`` reads a value; printed, the table renders as Markdown.
+
+    ``labels`` turns a key or value label into the language's words (the glossary); ``headers``
+    are the key headers and the value header from the text file.
+    """
+
+    __slots__ = ("_definition", "_labels", "_headers")
+
+    def __init__(self, definition, labels, headers):
+        rows = definition.keys[0]
+        if len(definition.keys) == 1:
+            items = {label: _value(definition, value) for label, value in zip(rows, definition.values)}
+        else:
+            items = {label: Namespace(f"table.{definition.name}.{label}",
+                                      {column: _value(definition, value)
+                                       for column, value in zip(definition.keys[1], row)})
+                     for label, row in zip(rows, definition.values)}
+        super().__init__(f"table.{definition.name}", items)
+        self._definition, self._labels, self._headers = definition, labels, headers
+
+    def __str__(self) -> str:
+        return table_markdown(self._definition, self._labels, self._headers)
+
+
+def _value(definition, value):
+    return definition.value_labels[value] if definition.value_labels else value
+
+
+def table_markdown(definition, labels, headers) -> str:
+    """A spec table as a Markdown table: one row per first key, one column per second key.
+
+    Numbers show their sign when any value of the table is negative; enumeration values and key
+    labels go through ``labels`` (the glossary).
+    """
+    numbers = [v for row in _rows(definition) for v in row if isinstance(v, int)]
+    show_sign = any(v < 0 for v in numbers) and not definition.value_labels
+
+    def cell(value):
+        if definition.value_labels:
+            return labels(definition.value_labels[value])
+        return signed(value) if show_sign else str(value)
+
+    key_headers = list(headers.get("keys") or [])
+    if len(definition.keys) == 1:
+        head = [key_headers[0] if key_headers else "", headers.get("value", "")]
+        body = [[labels(label), cell(value)] for label, value in zip(definition.keys[0], definition.values)]
+    else:
+        corner = " / ".join(key_headers[:2])
+        head = [corner] + [labels(label) for label in definition.keys[1]]
+        body = [[labels(label)] + [cell(v) for v in row] for label, row in zip(definition.keys[0], definition.values)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines.extend("| " + " | ".join(row) + " |" for row in body)
+    return "\n".join(lines)
+
+
+def _rows(definition):
+    if len(definition.keys) == 1:
+        return [definition.values]
+    return list(definition.values)
+
+
+def spec_context(ir, rules, terms: Namespace, table_headers) -> dict:
+    """The variables a text of one language may use, from the spec's IR and its compiled rules.
+
+    ``ir`` is the compiler's :class:`GameIR`, ``rules`` the :class:`RuleTables` the engine runs,
+    ``terms`` the language's glossary and ``table_headers(name)`` the text file's headers of a
+    table (a dict with ``keys`` and ``value``).
+    """
+    labels = term_label(terms)
+    meta = ir.meta
+    source = meta.get("source") or {}
+    game = Namespace("game", {
+        "id": meta["id"], "title": markdown_escape(meta["title"]), "version": meta["version"],
+        "teams": list(ir.teams), "summary": markdown_escape(meta.get("summary", "")),
+        "source": Namespace("game.source", {k: markdown_escape(v) for k, v in source.items()}),
+    })
+    attributes = {name: Namespace(f"board.attributes.{name}", dict(zip(ir.spaces, values)))
+                  for name, (_, values) in ir.space_attributes.items()}
+    board = Namespace("board", {"spaces": list(ir.spaces), "size": len(ir.spaces),
+                                "attributes": Namespace("board.attributes", attributes)})
+    kinds = {}
+    for piece in ir.pieces:
+        if piece["team"] == 0:
+            name = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece"
+            kinds[name] = kinds.get(name, 0) + 1
+    pieces = Namespace("pieces", {"per_team": sum(kinds.values()),
+                                  "kinds": Namespace("pieces.kinds", kinds)})
+    dice = Namespace("dice", {name: Namespace(f"dice.{name}", {
+        "faces": list(die.outcomes), "sides": len(die.outcomes)}) for name, die in rules.dice.items()})
+    option = Namespace("option", {name: spec["value"] for name, spec in ir.options.items()})
+    state = Namespace("state", {f.name: Namespace(f"state.{f.name}", {"initial": _initial(f)})
+                                for f in ir.fields if _initial(f) is not None})
+    table = Namespace("table", {name: TableView(definition, labels, table_headers(name))
+                                for name, definition in rules.tables.items()})
+    return {"game": game, "board": board, "pieces": pieces, "dice": dice, "option": option,
+            "state": state, "table": table, "term": terms}
+
+
+def term_label(terms: Namespace):
+    """A function giving the language's word for a spec name: the glossary term, else the name."""
+    def label(name) -> str:
+        name = str(name)
+        return str(terms[name]) if name in terms else markdown_escape(name)
+    return label
+
+
+def _initial(field):
+    """A number field's initial value when it is a plain whole number, else None."""
+    text = str(field.initial).strip()
+    if str(field.type) == "int" and text.lstrip("-").isdigit():
+        return int(text)
+    return None

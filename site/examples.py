@@ -1,0 +1,226 @@
+"""Scenarios as animations: every step computed by the real runtime at build time.
+
+:func:`play` runs a scenario with :func:`rulecraft.runtime.scenario.run_scenario`, so its
+expectations are asserted while the site is built (a failing scenario fails the build).
+:func:`player_data` turns the frames into the data the browser player shows, in one language:
+where every piece stands, the spaces named by state fields (the ball), the dice rolled, the
+step's events narrated with the language's ``events:`` messages (which may use ``term[…]`` and
+``piece_name(…)`` to put spec names into the language), the legal options of the next
+decision (and the spaces and pieces they name, to highlight), the option taken next, and the
+actions the scenario shows being refused with the rule that refuses them.
+"""
+
+from __future__ import annotations
+
+from rulecraft.errors import IllegalActionError
+from rulecraft.runtime.engine import CHANCE, TERMINAL
+from rulecraft.runtime.narrate import Narrator
+from rulecraft.runtime.scenario import run_scenario
+
+SILENT_EVENTS = ("action", "roll")   # shown as the chosen option and as dice instead
+# texts that are templates over play values, rendered per piece or per frame
+PLAY_TEMPLATES = (("pages", "examples", "piece"), ("pages", "examples", "status"))
+
+
+def play(book, scenario) -> list:
+    """The frames of ``scenario`` played by the runtime (raises ScenarioError when it fails)."""
+    return run_scenario(book.game(scenario.options), scenario)
+
+
+def player_data(book, scenario, frames, language: str) -> dict:
+    """The JSON-ready animation of a played scenario in ``language`` (see the module docstring)."""
+    game = book.game(scenario.options)
+    rules = game.rules
+    texts = book.texts[language]
+    renderer = book.renderer(language)
+    terms = renderer.env.globals["term"]
+    names = Names(book, language, game, scenario.options)
+    narrator = Narrator(game, phases=dict(texts.section("phases")))
+    events = texts.section("events")
+    markers = [f for f in rules.fields if f.of is None and f.type == "space" and f.show]
+    refusals = _refusals(scenario, frames)
+    data = {
+        "id": scenario.id,
+        "spaces": list(rules.spaces),
+        "pieces": names.pieces(),
+        "teams": [str(terms[t]) if t in terms else t for t in rules.teams],
+        "markers": [{"field": f.name, "label": str(terms[f.name]) if f.name in terms else f.name}
+                    for f in markers],
+        "frames": [],
+    }
+    at = game.field("at")
+    status = texts.entry("pages", "examples").get("status")
+    for index, frame in enumerate(frames):
+        state = frame.state
+        following = frames[index + 1].step if index + 1 < len(frames) else None
+        lines = [{"kind": kind, "text": renderer.render(events[kind], piece_name=names.piece_named,
+                                                        **narrator.values(kind, rule, values))}
+                 for kind, rule, values in frame.events if kind not in SILENT_EVENTS]
+        data["frames"].append({
+            "at": [state.s[at.base + p] for p in range(at.size)],
+            "markers": [state.s[f.base] for f in markers],
+            "phase": narrator.phases.get(state.phase()[0], state.phase()[0]),
+            "actor": _actor(state, names),
+            "status": renderer.render(status, **state.describe()) if status else "",
+            "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"])}
+                     for kind, _, v in frame.events if kind == "roll"],
+            "events": lines,
+            "legal": _legal(state, names),
+            "next": _next(state, following, names),
+            "refused": [{"option": names.notation(action), "rule": rule}
+                        for action, rule in refusals.get(index, [])],
+        })
+    return data
+
+
+def sample_variables(book, language: str) -> dict:
+    """Variables for the texts that are templates over play values, so ``site check`` can try
+    them: ``{(section, key, part): variables}`` (a piece's name, the status line of a frame)."""
+    game = book.game()
+    names = Names(book, language, game)
+    piece = len(game.rules.piece_team) - 1
+    return dict(zip(PLAY_TEMPLATES, (names.piece_variables(piece) if piece >= 0 else {},
+                                     game.new_initial_state().describe())))
+
+
+class Names:
+    """How spec names read in one language: pieces, teams, actions (``notations:``)."""
+
+    def __init__(self, book, language, game, options=None):
+        self.ir = book.ir(options)
+        self.renderer = book.renderer(language)
+        self.terms = self.renderer.env.globals["term"]
+        self.texts = book.texts[language]
+        self.game = game
+
+    def word(self, name: str):
+        """The glossary term of a spec name, or the name itself (space names, numbers)."""
+        return self.terms[name] if name in self.terms else name
+
+    def piece_variables(self, piece: int) -> dict:
+        """``team`` and ``kind`` (glossary terms) and ``number`` of a piece, for its name."""
+        ir_piece = self.ir.pieces[piece]
+        kind = self.ir.kinds[ir_piece["kind"]] if ir_piece["kind"] >= 0 else "piece"
+        same = [i for i, q in enumerate(self.ir.pieces)
+                if q["team"] == ir_piece["team"] and q["kind"] == ir_piece["kind"]]
+        number = str(ir_piece["number"] or (same.index(piece) + 1 if len(same) > 1 else ""))
+        return {"team": self.word(self.ir.teams[ir_piece["team"]]), "kind": self.word(kind), "number": number}
+
+    def piece(self, piece: int) -> str:
+        """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3")."""
+        pattern = self.texts.entry("pages", "examples")["piece"]
+        return " ".join(self.renderer.render(pattern, **self.piece_variables(piece)).split())
+
+    def piece_named(self, label: str) -> str:
+        """The name in this language of the piece the engine calls ``label``."""
+        return self.piece(self.game.rules.piece_labels.index(label))
+
+    def mark(self, piece: int) -> str:
+        """The short mark drawn on a piece: its number, or its kind's ``short`` form."""
+        variables = self.piece_variables(piece)
+        kind = variables["kind"]
+        short = kind.form("short") if hasattr(kind, "form") else None
+        return variables["number"] or short or str(kind)[:1].upper()
+
+    def pieces(self) -> list[dict]:
+        """Every piece as the player draws it: team, kind, mark and name."""
+        ir = self.ir
+        return [{"team": piece["team"], "kind": ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece",
+                 "mark": self.mark(index), "name": self.piece(index)}
+                for index, piece in enumerate(ir.pieces)]
+
+    def notation(self, action: int) -> str:
+        """An action id written with this language's ``notations:`` template."""
+        game = self.game
+        definition = game.action_def(action)
+        template = self.texts.section("notations").get(definition.name, definition.notation)
+        values = {}
+        for (name, kind, _, _), value in zip(definition.params, definition.decode(action)):
+            shown = game.display(kind, value)
+            if kind == "piece":
+                shown = self.piece(value)
+            elif kind in ("team", "kind") or kind.startswith("enum:"):
+                shown = str(self.word(shown))
+            values[name] = _Param(shown, kind == "bool" and bool(value))
+        return str(template).format(**values)
+
+    def param_targets(self, action: int) -> tuple[list[int], list[int]]:
+        """The spaces and the pieces an action names (what the board highlights)."""
+        definition = self.game.action_def(action)
+        spaces, pieces = [], []
+        for (_, kind, _, _), value in zip(definition.params, definition.decode(action)):
+            if kind == "space":
+                spaces.append(value)
+            elif kind == "piece":
+                pieces.append(value)
+        return spaces, pieces
+
+
+class _Param(str):
+    """A notation parameter: ``{p}`` is its text; ``{flag: words}`` shows the words when true."""
+
+    def __new__(cls, text: str, flag: bool):
+        param = super().__new__(cls, text)
+        param.flag = flag
+        return param
+
+    def __format__(self, spec: str) -> str:
+        return (spec if self.flag else "") if spec else str(self)
+
+
+def _actor(state, names: Names) -> dict:
+    player = state.current_player()
+    if player == TERMINAL:
+        return {"kind": "over"}
+    if player == CHANCE:
+        return {"kind": "chance"}
+    return {"kind": "team", "team": player, "name": str(names.word(state.game.teams[player])),
+            "secret": state.is_secret()}
+
+
+def _legal(state, names: Names) -> dict:
+    if state.is_terminal() or state.is_chance_node():
+        return {"options": [], "spaces": [], "pieces": []}
+    spaces, pieces, options = set(), set(), []
+    for action in state.legal_actions():
+        options.append(names.notation(action))
+        named_spaces, named_pieces = names.param_targets(action)
+        spaces.update(named_spaces)
+        pieces.update(named_pieces)
+    return {"options": options, "spaces": sorted(spaces), "pieces": sorted(pieces)}
+
+
+def _next(state, step, names: Names) -> dict | None:
+    """The option the scenario takes next from ``state`` (a decision or a die face), if any."""
+    if step is None:
+        return None
+    if "roll" in step:
+        return {"roll": str(step["roll"])}
+    for action in state.legal_actions():
+        if state.action_notation(action) == str(step["do"]):
+            spaces, pieces = names.param_targets(action)
+            return {"option": names.notation(action), "spaces": spaces, "pieces": pieces}
+    return None
+
+
+def _refusals(scenario, frames) -> dict[int, list]:
+    """The scenario's ``refuse`` steps, attached to the frame they are tried from.
+
+    Each is ``(action id, rule id)``: the engine refuses the action and names the rule.
+    """
+    attached: dict[int, list] = {}
+    frame = 0
+    for step in scenario.steps:
+        if "do" in step or "roll" in step:
+            frame += 1
+        elif "refuse" in step:
+            state = frames[frame].state
+            game = state.game
+            notation = str(step["refuse"])
+            action = next(a for a in range(game.rules.num_distinct_actions)
+                          if game.action_notation(a) == notation)
+            try:
+                state.clone().apply(action)
+            except IllegalActionError as error:
+                attached.setdefault(frame, []).append((action, error.rule))
+    return attached

@@ -1,0 +1,219 @@
+"""The rulebook site: text checks, placeholders, one source of truth, originality.
+
+Every test that edits something works on a copy of ``rulespecs/taktinen`` under a temporary
+``rulespecs/`` folder, so the real spec and texts are never touched and games still in progress
+elsewhere in ``rulespecs/`` do not matter. The browser tests are in ``test_site_browser.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import re
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+import yaml
+
+from rulecraft.cli import app
+from rulecraft.compiler import load_rules
+from rulecraft.errors import RulecraftError
+from rulecraft.runtime.engine import Game
+from rulecraft.site.board import board_svg
+from rulecraft.site.book import Book
+from rulecraft.site.check import check_book, check_site
+from rulecraft.site.context import glossary_terms
+from rulecraft.site.pages import GamePages
+from rulecraft.site.templating import Renderer
+from rulecraft.site.texts import LANGUAGES, SITE_TEXT, load_text
+
+REPO = Path(__file__).resolve().parent.parent
+GAME = REPO / "rulespecs" / "taktinen"
+SEEDS = Path(os.environ.get("RULECRAFT_SEEDS", REPO.parent / "shared" / "seeds"))
+RUN = 8   # words: no run this long may be shared with a seed
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    """A folder holding ``rulespecs/taktinen``, a copy of the real game (spec, scenarios, texts)."""
+    shutil.copytree(GAME, tmp_path / "rulespecs" / "taktinen")
+    return tmp_path
+
+
+def _game_dir(root: Path) -> Path:
+    return root / "rulespecs" / "taktinen"
+
+
+def _edit_text(root: Path, language: str, change) -> None:
+    """Load a text file of the copy as plain YAML, let ``change`` edit it, write it back."""
+    path = _game_dir(root) / "text" / f"{language}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000), encoding="utf-8")
+
+
+def _problems(root: Path, languages=LANGUAGES, **filters) -> list:
+    found = check_book(Book(_game_dir(root), languages))
+    return [p for p in found if all(getattr(p, k) == v for k, v in filters.items())]
+
+
+def _check_cli(root: Path, *languages):
+    return CliRunner().invoke(app, ["site", "check", "--root", str(root)]
+                              + [f"--lang={language}" for language in languages])
+
+
+# ---------------------------------------------------------------- completeness and staleness
+def test_taktinen_texts_are_complete_and_current_in_every_language():
+    problems = check_book(Book(GAME))
+    assert not problems, "\n".join(map(str, problems))
+
+
+def test_site_labels_are_complete_and_current_in_every_language(root):
+    problems = [p for p in check_site([_game_dir(root)]) if p.game == "(site)"]
+    assert not problems, "\n".join(map(str, problems))
+
+
+def test_a_missing_italian_rule_text_fails_the_check_naming_game_language_and_rule(root):
+    italian = ("en", "it")
+    assert not _problems(root, italian, language="it", key="4.4")
+    _edit_text(root, "it", lambda data: data["rules"].pop("4.4"))
+    missing = _problems(root, italian, language="it", kind="rule", key="4.4")
+    assert [p.message for p in missing] == ["missing"]
+    result = _check_cli(root, "it")
+    assert result.exit_code == 1
+    assert "taktinen · it" in result.output
+    assert "rule 4.4: missing" in result.output
+
+
+def test_an_english_edit_makes_every_translation_of_that_rule_stale(root):
+    def retitle(data):
+        data["rules"]["4.4"]["title"] = "Keeping the ball"
+    _edit_text(root, "en", retitle)
+    stale = _problems(root, kind="rule", key="4.4")
+    assert sorted(p.language for p in stale) == sorted(set(LANGUAGES) - {"en"})
+    assert all(p.message.startswith("stale: the English text changed") for p in stale)
+    assert not [p for p in _problems(root) if p.key != "4.4"]
+    result = _check_cli(root)
+    assert result.exit_code == 1
+    for language in ("fi", "ru", "es", "de", "it"):
+        assert f"taktinen · {language}" in result.output
+    assert "rule 4.4: stale" in result.output
+
+
+def test_text_for_a_rule_id_the_spec_no_longer_has_fails_the_check(root):
+    spec = _game_dir(root) / "game.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count('rule: "4.7.7"') == 1
+    spec.write_text(text.replace('rule: "4.7.7"', 'rule: "4.7"'), encoding="utf-8")
+    vanished = _problems(root, kind="rule", key="4.7.7")
+    assert {p.language for p in vanished} == set(LANGUAGES)
+    assert all("no longer exists in the spec" in p.message for p in vanished)
+    # the text of 4.7 links to 4.7.7: that link names a vanished rule id too
+    links = _problems(root, kind="rule", key="4.7")
+    assert {p.language for p in links} == set(LANGUAGES)
+    assert all("names rule id 4.7.7" in p.message for p in links)
+    result = _check_cli(root)
+    assert result.exit_code == 1 and "rule 4.7.7: names a rule id that no longer exists" in result.output
+
+
+# ---------------------------------------------------------------- placeholders
+def test_a_placeholder_typo_names_the_text_file_line_column_and_unknown_name(root):
+    path = _game_dir(root) / "text" / "en.yaml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    line = next(i for i, text in enumerate(lines) if text.strip() == "{{ table.T1 }}")
+    lines[line] = lines[line].replace("table.T1", "table.contorl_test")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    column = lines[line].index("table.contorl_test") + 1
+    [problem] = _problems(root, ("en",), language="en", kind="rule", key="4.4")
+    assert problem.where == f"{path}:{line + 1}:{column}"
+    assert "unknown name 'table.contorl_test'" in problem.message
+    with pytest.raises(RulecraftError) as raised:
+        GamePages(Book(_game_dir(root)), "en").render("rules")
+    assert f"{path}:{line + 1}:{column}" in str(raised.value)
+    assert "table.contorl_test" in str(raised.value) and "RC802" in str(raised.value)
+
+
+def test_unknown_names_never_render_as_empty_text():
+    renderer = Renderer({"term": glossary_terms({}, "en")})
+    for source in ("{{ tabel }}", "{{ term.zone }}", "{{ rule('9.9') }}"):
+        with pytest.raises(RulecraftError):
+            renderer.render(source)
+
+
+def test_plural_forms_follow_each_language_cldr_rule():
+    russian = load_text(GAME / "text", "ru")
+    renderer = Renderer({"term": glossary_terms(russian.section("glossary"), "ru")})
+    shown = [renderer.render("{{ n | plural(term.player) }}", n=n) for n in (1, 2, 5, 21, 22, 11)]
+    assert shown == ["1\u00a0игрок", "2\u00a0игрока", "5\u00a0игроков", "21\u00a0игрок",
+                     "22\u00a0игрока", "11\u00a0игроков"]
+    finnish = load_text(GAME / "text", "fi")
+    renderer = Renderer({"term": glossary_terms(finnish.section("glossary"), "fi")})
+    assert renderer.render("{{ 10 | plural(term.outfield) }}") == "10\u00a0kenttäpelaajaa"
+
+
+# ---------------------------------------------------------------- one source of truth
+def test_changing_numbers_in_the_spec_changes_them_in_all_six_languages(root):
+    spec = _game_dir(root) / "game.yaml"
+    text = spec.read_text(encoding="utf-8")
+    changed = (text.replace("max_turns_per_half: {type: int, default: 60,", "max_turns_per_half: {type: int, default: 77,")
+                   .replace("corner: 1, penalty: 2", "corner: 4, penalty: 2"))
+    assert changed.count("default: 77") == 1 and changed.count("corner: 4") == 1
+    spec.write_text(changed, encoding="utf-8")
+    book = Book(_game_dir(root))
+    for language in LANGUAGES:
+        pages = GamePages(book, language)
+        rules, tables = pages.render("rules"), pages.render("tables")
+        corner = str(pages.terms["corner"])
+        assert "77" in rules and " 60 " not in rules, language
+        assert f"| {corner} | 4 |" in tables and f"| {corner} | 1 |" not in tables, language
+
+
+# ---------------------------------------------------------------- board drawing
+def test_a_grid_board_is_drawn_square_by_square():
+    book = Book(REPO / "examples" / "tictactoe")
+    svg = board_svg(book.ir(), book.areas(), label="tic-tac-toe")
+    assert svg.count('class="rc-space ') == 9 and 'data-space="B2"' in svg
+
+
+def test_spec_text_is_escaped_on_the_board():
+    book = Book(GAME)
+    svg = board_svg(book.ir(), {}, label='<script>alert("x")</script>')
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+# ---------------------------------------------------------------- originality
+def _words(text: str) -> list[str]:
+    """A text as a normalised word sequence: lower case, letters and digits only."""
+    return re.findall(r"\w+", text.lower())
+
+
+def _runs(words: list[str]) -> set:
+    return {tuple(words[i:i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seed texts are not at {SEEDS} (set RULECRAFT_SEEDS)")
+def test_no_text_file_shares_a_run_of_eight_words_with_a_seed():
+    seeds = set()
+    for seed in sorted(SEEDS.glob("*.txt")):
+        seeds |= _runs(_words(seed.read_text(encoding="utf-8")))
+    files = sorted((REPO / "rulespecs").glob("*/text/*.yaml")) + sorted(SITE_TEXT.glob("*.yaml"))
+    assert files
+    copied = {f"{path.relative_to(REPO)}: {' '.join(run)}"
+              for path in files for run in _runs(_words(path.read_text(encoding="utf-8"))) & seeds}
+    assert not copied, "\n".join(sorted(copied))
+
+
+def test_the_examples_page_shows_every_scenario_as_played_by_the_runtime():
+    from rulecraft.site.examples import play
+    book = Book(GAME)
+    frames = {s.id: play(book, s) for s in book.scenarios}
+    pages = GamePages(book, "en", frames=frames)
+    markdown = pages.render("examples")
+    game = Game(load_rules(GAME / "game.yaml"))
+    at = game.field("at")
+    for scenario in book.scenarios:
+        data = pages.example_data[scenario.id]
+        assert f'{{#{scenario.id}}}' in markdown
+        assert [f["at"] for f in data["frames"]] == [
+            [frame.state.s[at.base + p] for p in range(at.size)] for frame in frames[scenario.id]]

@@ -1,0 +1,197 @@
+"""The built rulebook site in a real browser: Playwright driving Debian's Chromium.
+
+The site is built once (a copy of ``rulespecs/taktinen``, six languages) and served by a local
+``http.server`` thread on 127.0.0.1, at the address given to the build as ``site_url``. No
+browser download is used: ``/usr/bin/chromium`` (Debian's ``chromium`` package) is launched
+headless with networking features off, and every request outside 127.0.0.1 fails a test, so the
+site is proven to work offline. Screenshots go to ``test-output/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+from pathlib import Path
+import re
+import shutil
+import socket
+import threading
+
+import pytest
+
+from rulecraft.compiler import load_rules
+from rulecraft.runtime.engine import Game
+from rulecraft.runtime.scenario import load_scenarios, run_scenario
+from rulecraft.site.build import build_site
+from rulecraft.site.pages import PAGE_FILES
+from rulecraft.site.texts import LANGUAGES
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OUTPUT = REPO / "test-output"
+PAGES = ["index.md"] + [f"taktinen/{name}" for name in PAGE_FILES.values()]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason="Debian's chromium is not installed")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _url(base: str, language: str, page: str) -> str:
+    prefix = "" if language == "en" else f"{language}/"
+    path = page.removesuffix("index.md").removesuffix(".md")
+    return f"{base}{prefix}{path}{'/' if path and not path.endswith('/') else ''}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Build the site from a copy of taktinen, serve it, yield its base URL and folders."""
+    root = tmp_path_factory.mktemp("site-root")
+    shutil.copytree(REPO / "rulespecs" / "taktinen", root / "rulespecs" / "taktinen")
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/"
+    result = build_site(root, out=root / "build" / "site", source=root / "build" / "site-src", site_url=base)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port),
+                                             functools.partial(_Quiet, directory=str(result.site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield {"base": base, "root": root, "result": result}
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, site):
+    """A fresh page that records console errors, page errors and requests leaving 127.0.0.1."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.problems = []
+    tab.on("console", lambda message: tab.problems.append(f"console {message.type}: {message.text}")
+           if message.type == "error" else None)
+    tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
+    tab.on("request", lambda request: tab.problems.append(f"outside request: {request.url}")
+           if not request.url.startswith(site["base"]) and not request.url.startswith("data:") else None)
+    yield tab
+    context.close()
+
+
+def test_the_build_uses_no_external_resource(site):
+    """No stylesheet, script, font or image is fetched from outside the site."""
+    external = re.compile(r"""(?:src|href)\s*=\s*["']https?://(?!127\.0\.0\.1)[^"']+["'][^>]*""")
+    offending = []
+    for path in site["result"].site_dir.rglob("*.html"):
+        for tag in re.findall(r"<(?:link|script|img)\b[^>]*>", path.read_text(encoding="utf-8")):
+            if external.search(tag) and 'rel="alternate"' not in tag:
+                offending.append(f"{path.name}: {tag}")
+    assert not offending, offending[:5]
+    css = "".join(p.read_text(encoding="utf-8") for p in site["result"].site_dir.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "@import url(http" not in css
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_loads_without_console_errors(page, site, language):
+    for name in PAGES:
+        page.goto(_url(site["base"], language, name))
+        page.wait_for_load_state("networkidle")
+        assert page.locator("html").get_attribute("lang") == language
+        assert not page.problems, f"{name}: {page.problems}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_board_svg_is_drawn(page, site, language):
+    page.goto(_url(site["base"], language, "taktinen/board.md"))
+    spaces = page.locator(".rc-board-frame svg.rc-board g.rc-space")
+    assert spaces.count() == 13
+    box = page.locator(".rc-board-frame svg.rc-board").bounding_box()
+    assert box["width"] > 200 and box["height"] > 200
+    assert page.locator(".rc-board-frame svg g.rc-space[data-space=C3] rect").bounding_box()["width"] > 20
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, language):
+    folder = site["root"] / "rulespecs" / "taktinen"
+    rules = load_rules(folder / "game.yaml")
+    game = Game(rules)
+    at = game.field("at")
+    page.goto(_url(site["base"], language, "taktinen/examples.md"))
+    players = page.locator(".rc-player")
+    scenarios = load_scenarios(folder)
+    assert players.count() == len(scenarios)
+    for index, scenario in enumerate(scenarios):
+        player = players.nth(index)
+        frames = run_scenario(game, scenario)
+        for number, frame in enumerate(frames):
+            expected = [rules.spaces[s] if s >= 0 else "" for s in frame.state.s[at.base:at.base + at.size]]
+            shown = player.locator("g.rc-piece").evaluate_all("els => els.map(e => e.dataset.space)")
+            assert shown == expected, f"{scenario.id}, frame {number}"
+            assert player.get_attribute("data-frame") == str(number)
+            if number + 1 < len(frames):
+                player.locator(".rc-next-step").click()
+        assert not page.problems, page.problems
+
+
+def test_the_keyboard_steps_plays_and_restarts(page, site):
+    page.goto(_url(site["base"], "en", "taktinen/examples.md"))
+    player = page.locator(".rc-player").last
+    player.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert player.get_attribute("data-frame") == "2"
+    page.keyboard.press("ArrowLeft")
+    assert player.get_attribute("data-frame") == "1"
+    page.keyboard.press(" ")
+    assert "rc-playing" in player.get_attribute("class")
+    page.keyboard.press("Escape")
+    assert player.get_attribute("data-frame") == "0"
+    assert "rc-playing" not in player.get_attribute("class")
+
+
+def test_the_language_selector_lands_on_the_same_page_after_instant_navigation(page, site):
+    page.goto(_url(site["base"], "fi", "taktinen/index.md"))
+    page.locator("nav.md-nav--primary a[href$='board/']").first.click()
+    page.wait_for_url("**/fi/taktinen/board/")
+    page.locator(".md-header .md-select > button").hover()
+    page.locator("a.md-select__link[hreflang=ru]").click()
+    page.wait_for_url("**/ru/taktinen/board/")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    assert not page.problems, page.problems
+
+
+@pytest.mark.parametrize("language, word", [("fi", "pallonhallintatesti"), ("ru", "вратарь")])
+def test_search_finds_a_word_of_the_language_on_its_pages(page, site, language, word):
+    page.goto(_url(site["base"], language, "taktinen/index.md"))
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill(word)
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=15000)
+    hrefs = results.evaluate_all("els => els.map(e => e.href)")
+    assert hrefs and all(f"/{language}/" in href for href in hrefs), hrefs
+
+
+def test_screenshots_of_a_finnish_board_and_russian_rules(page, site):
+    OUTPUT.mkdir(exist_ok=True)
+    page.goto(_url(site["base"], "fi", "taktinen/board.md"))
+    page.screenshot(path=str(OUTPUT / "fi-board.png"), full_page=True)
+    page.goto(_url(site["base"], "ru", "taktinen/rules.md"))
+    page.screenshot(path=str(OUTPUT / "ru-rules.png"))
+    assert (OUTPUT / "fi-board.png").stat().st_size > 10_000
+    assert (OUTPUT / "ru-rules.png").stat().st_size > 10_000

@@ -455,12 +455,17 @@ class State:
             and other.ply == self.ply
 
     def __getstate__(self):
-        return (self.game.rules.game_id, self.game.rules.options, self.s, self.ply)
+        rules = self.game.rules
+        return (rules.game_id, rules.options, rules.spec_hash, self.s, self.ply)
 
     def __setstate__(self, data):
         from rulecraft.runtime.registry import game_for
-        game_id, options, values, ply = data
+        game_id, options, spec_hash, values, ply = data
         self.game = game_for(game_id, options)
+        if self.game.rules.spec_hash != spec_hash:
+            raise RulecraftError(f"this pickled state of {game_id} was made under another version "
+                                 f"of its spec ({spec_hash}, now {self.game.rules.spec_hash})",
+                                 code="RC502")
         self.s, self.ply, self._legal, self._actor = values, ply, None, None
 
 

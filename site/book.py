@@ -8,7 +8,7 @@ open questions) and the compiled :class:`RuleTables` the engine runs (tables, di
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 import json
 from pathlib import Path
@@ -51,7 +51,6 @@ class Book:
 
     folder: Path
     languages: tuple = LANGUAGES
-    _games: dict = field(default_factory=dict, repr=False)
 
     @property
     def slug(self) -> str:
@@ -84,6 +83,10 @@ class Book:
     def _readings(self) -> dict:
         return {}
 
+    @cached_property
+    def _games(self) -> dict:
+        return {}
+
     def game(self, options: dict | None = None) -> Game:
         """The playable game (compiled through the cache) under ``options``."""
         key = json.dumps(options or {}, sort_keys=True)
@@ -99,7 +102,7 @@ class Book:
     @cached_property
     def texts(self) -> dict[str, TextFile]:
         """The game's text files: the languages asked for, and always English (the source)."""
-        return load_texts(self.folder / "text", tuple(dict.fromkeys((SOURCE_LANGUAGE,) + tuple(self.languages))))
+        return load_texts(self.folder / "text", self.languages)
 
     @cached_property
     def site_texts(self) -> dict[str, TextFile]:
@@ -152,11 +155,10 @@ class Book:
     def phase_order(self, section: str) -> list:
         """The phases of ``setup`` or ``turn`` in flow order: ``(phase id, rule id)`` pairs."""
         ir = self.ir()
-        nodes = [n for n in ir.nodes if n.owner_action is None]
-        chosen = nodes[:ir.first_turn_node] if section == "setup" else nodes[ir.first_turn_node:]
         seen: dict[str, str] = {}
-        for node in chosen:
-            seen.setdefault(node.phase, node.rule)
+        for node in ir.nodes:
+            if node.owner_action is None and (node.index < ir.first_turn_node) == (section == "setup"):
+                seen.setdefault(node.phase, node.rule)
         return list(seen.items())
 
     def renderer(self, language: str) -> Renderer:

@@ -21,15 +21,15 @@ from dataclasses import dataclass
 import jinja2
 
 from rulecraft.errors import RulecraftError
-from rulecraft.site.book import Book, rule_sort_key
 from rulecraft.runtime.narrate import DEFAULTS as BUILT_IN_EVENTS
+from rulecraft.site.book import Book, rule_sort_key
 from rulecraft.site.context import plural_categories
 from rulecraft.site.examples import sample_variables
-from rulecraft.site.texts import (ENTRY_SECTIONS, HASH_KEY, LANGUAGES, SOURCE_LANGUAGE,
-                                  STRING_SECTIONS, TextFile, entry_hash, texts_of)
+from rulecraft.site.templating import Renderer
+from rulecraft.site.texts import (ENTRY_SECTIONS, HASH_KEY, LANGUAGES, PAGES, SITE_TEXT,
+                                  SOURCE_LANGUAGE, STRING_SECTIONS, TextFile, entry_hash,
+                                  load_texts, texts_of)
 
-PAGES = ("overview", "board", "setup", "turn", "rules", "tables", "notes", "examples",
-         "quick_reference")
 SITE_GAME = "(site)"
 KIND_NAMES = {"rules": "rule", "open_questions": "open question", "glossary": "term",
               "pages": "page", "tables": "table", "examples": "example", "phases": "phase",
@@ -104,9 +104,7 @@ def check_book(book: Book) -> list[Problem]:
 
 def check_site_texts(languages=LANGUAGES) -> list[Problem]:
     """Problems of the site's own labels (landing page, player, common words)."""
-    from rulecraft.site.texts import SITE_TEXT, load_texts
-    from rulecraft.site.templating import Renderer
-    texts = load_texts(SITE_TEXT, tuple(dict.fromkeys((SOURCE_LANGUAGE,) + tuple(languages))))
+    texts = load_texts(SITE_TEXT, languages)
     source = texts[SOURCE_LANGUAGE]
     problems = []
     for language in languages:
@@ -125,7 +123,8 @@ def check_site(folders, languages=LANGUAGES) -> list[Problem]:
         try:
             problems += check_book(Book(folder, tuple(languages)))
         except RulecraftError as error:
-            problems.append(Problem(folder.name, "-", "spec", "", error.message, str(error).split(":")[0]))
+            problems.append(Problem(folder.name, "-", "spec", "", error.message,
+                                    str(getattr(error, "position", None) or "")))
     order = {language: index for index, language in enumerate(languages)}
     return sorted(problems, key=lambda p: (p.game, order.get(p.language, -1), p.kind,
                                            rule_sort_key(p.key) if p.kind == "rule" else [(0, 0, p.key)]))

@@ -33,7 +33,6 @@ def player_data(book, scenario, frames, language: str) -> dict:
     rules = game.rules
     texts = book.texts[language]
     renderer = book.renderer(language)
-    terms = renderer.env.globals["term"]
     names = Names(book, language, game, scenario.options)
     narrator = Narrator(game, phases=dict(texts.section("phases")))
     events = texts.section("events")
@@ -43,9 +42,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
         "id": scenario.id,
         "spaces": list(rules.spaces),
         "pieces": names.pieces(),
-        "teams": [str(terms[t]) if t in terms else t for t in rules.teams],
-        "markers": [{"field": f.name, "label": str(terms[f.name]) if f.name in terms else f.name}
-                    for f in markers],
+        "teams": [str(names.word(t)) for t in rules.teams],
+        "markers": [{"field": f.name, "label": str(names.word(f.name))} for f in markers],
         "frames": [],
     }
     at = game.field("at")
@@ -92,6 +90,7 @@ class Names:
         self.terms = self.renderer.env.globals["term"]
         self.texts = book.texts[language]
         self.game = game
+        self._piece_names: dict[int, str] = {}
 
     def word(self, name: str):
         """The glossary term of a spec name, or the name itself (space names, numbers)."""
@@ -108,8 +107,11 @@ class Names:
 
     def piece(self, piece: int) -> str:
         """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3")."""
-        pattern = self.texts.entry("pages", "examples")["piece"]
-        return " ".join(self.renderer.render(pattern, **self.piece_variables(piece)).split())
+        if piece not in self._piece_names:
+            pattern = self.texts.entry("pages", "examples")["piece"]
+            name = self.renderer.render(pattern, **self.piece_variables(piece))
+            self._piece_names[piece] = " ".join(name.split())
+        return self._piece_names[piece]
 
     def piece_named(self, label: str) -> str:
         """The name in this language of the piece the engine calls ``label``."""

@@ -17,11 +17,10 @@ from pathlib import Path
 import jinja2
 
 from rulecraft.site.board import board_svg
-from rulecraft.site.check import PAGES
 from rulecraft.site.context import markdown_escape, table_markdown, term_label
 from rulecraft.site.examples import PLAY_TEMPLATES, Names, player_data
 from rulecraft.site.templating import Renderer
-from rulecraft.site.texts import TextError
+from rulecraft.site.texts import PAGES, TextError
 
 TEMPLATES = Path(__file__).with_name("templates")
 PAGE_FILES = {"overview": "index.md", "board": "board.md", "setup": "setup.md", "turn": "turn.md",
@@ -83,18 +82,14 @@ class GamePages:
 
     def _render(self, template: str, name: str, **values) -> str:
         return _environment().get_template(template).render(
-            page=self.page(name), labels=self.labels, game=self.book.ir().meta,
-            title=markdown_escape(self.book.ir().meta["title"]), slug=self.book.slug, **values)
+            page=self.page(name), labels=self.labels,
+            title=markdown_escape(self.book.ir().meta["title"]), **values)
 
     def _overview(self) -> str:
         ir = self.book.ir()
         rules = self.book.game().rules
-        kinds = {}
-        for piece in ir.pieces:
-            if piece["team"] == 0:
-                kind = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece"
-                kinds[kind] = kinds.get(kind, 0) + 1
-        pieces = [self._counted(count, kind) for kind, count in kinds.items()]
+        kinds = self.renderer.env.globals["pieces"].kinds
+        pieces = [self._counted(kinds[kind], kind) for kind in kinds]
         dice = [f"{markdown_escape(name)} ({self.labels['faces']} "
                 f"{', '.join(markdown_escape(str(v)) for v in die.outcomes)})" for name, die in rules.dice.items()]
         source = {k: markdown_escape(v) for k, v in (ir.meta.get("source") or {}).items()}
@@ -126,7 +121,8 @@ class GamePages:
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
         start = {"pieces": [], "frames": []}
         if any(p["at"] >= 0 for p in ir.pieces):
-            start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(), "spaces": list(ir.spaces), "markers": [],
+            start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
+                     "spaces": list(ir.spaces), "markers": [],
                      "frames": [{"at": [p["at"] for p in ir.pieces], "markers": []}]}
         return self._render("board.md.j2", "board", svg=svg, rows=rows,
                             headers=[self.labels["space"], self.labels["neighbours"]] + list(attributes.values()),

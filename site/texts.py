@@ -32,6 +32,8 @@ from rulecraft.loader import Mapping, Text, load_yaml, plain
 
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")
 SOURCE_LANGUAGE = "en"
+PAGES = ("overview", "board", "setup", "turn", "rules", "tables", "notes", "examples",
+         "quick_reference")                      # the entries every game's pages: section needs
 LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ru": "Русский", "es": "Español",
                   "de": "Deutsch", "it": "Italiano"}
 STRING_SECTIONS = ("phases", "events", "notations")
@@ -125,8 +127,10 @@ def load_text(folder: Path, language: str) -> TextFile:
 
 
 def load_texts(folder: Path, languages=LANGUAGES) -> dict[str, TextFile]:
-    """Every language's :class:`TextFile` in ``folder`` (a game's ``text/`` or the site's)."""
-    return {language: load_text(folder, language) for language in languages}
+    """The :class:`TextFile` of each language in ``folder`` (a game's ``text/`` or the site's),
+    always including English, the source the others are checked against."""
+    return {language: load_text(folder, language)
+            for language in dict.fromkeys((SOURCE_LANGUAGE,) + tuple(languages))}
 
 
 def entry_hash(entry) -> str:

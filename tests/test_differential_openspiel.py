@@ -8,9 +8,9 @@ the two sides number their actions differently. Decisions are drawn with
 :func:`rulecraft.runtime.match.chance_outcome` on the rulecraft state.
 
 Pig differs on purpose, and the comparison bridges it (see :func:`pig_moves_in_rulecraft`):
-OpenSpiel lets a player stop with nothing to bank and forces a stop once the banked score plus
-the turn total reaches the target, where rulecraft's Pig (examples/pig, rule 3) needs a turn total
-to hold and lets the player roll on (the points count only once banked, in both). OpenSpiel ends a
+OpenSpiel lets a player stop with nothing to bank, where rulecraft's Pig (examples/pig, rule 3)
+needs a turn total to hold; both force a stop once the banked score plus the turn total reaches
+the target. OpenSpiel ends a
 game as a draw after ``horizon`` decisions (rolls and stops), rulecraft after ``max_turns`` turns:
 the two cannot be matched, so both are set out of reach and a drawn end fails the test.
 """
@@ -55,8 +55,6 @@ def pig_moves_in_rulecraft(state, moves: set) -> set:
     total = state.value("turn_total")
     if total == 0:
         moves = moves - {"hold"}
-    if state.value("score", state.current_player()) + total >= PIG_TARGET:
-        moves = moves | {"roll"}
     return moves
 
 

@@ -11,6 +11,10 @@ import os
 from pathlib import Path
 import re
 import shutil
+import socket
+import threading
+import time
+import urllib.request
 
 import pytest
 from typer.testing import CliRunner
@@ -24,7 +28,9 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book
 from rulecraft.site.check import check_book, check_site
 from rulecraft.site.context import glossary_terms
+from rulecraft.site.examples import play
 from rulecraft.site.pages import GamePages
+from rulecraft.site.serve import serve
 from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import LANGUAGES, SITE_TEXT, load_text
 
@@ -205,7 +211,6 @@ def test_no_text_file_shares_a_run_of_eight_words_with_a_seed():
 
 
 def test_the_examples_page_shows_every_scenario_as_played_by_the_runtime():
-    from rulecraft.site.examples import play
     book = Book(GAME)
     frames = {s.id: play(book, s) for s in book.scenarios}
     pages = GamePages(book, "en", frames=frames)
@@ -217,3 +222,36 @@ def test_the_examples_page_shows_every_scenario_as_played_by_the_runtime():
         assert f'{{#{scenario.id}}}' in markdown
         assert [f["at"] for f in data["frames"]] == [
             [frame.state.s[at.base + p] for p in range(at.size)] for frame in frames[scenario.id]]
+
+
+# ---------------------------------------------------------------- serve
+@pytest.mark.slow
+def test_serve_rebuilds_when_a_text_file_changes(root):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    reports, stop = [], threading.Event()
+    worker = threading.Thread(target=serve, args=(root,), daemon=True, kwargs=dict(
+        port=port, out=root / "build" / "site", source=root / "build" / "site-src", languages=("en",),
+        report=reports.append, stop=stop, interval=0.2))
+    worker.start()
+    try:
+        _wait_for(lambda: reports, "the first build")
+        page = f"http://127.0.0.1:{port}/taktinen/rules/"
+        assert "Rolling the dice" in urllib.request.urlopen(page).read().decode()
+        time.sleep(1.1)            # a new modification time, even on coarse file systems
+        path = _game_dir(root) / "text" / "en.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace('title: "Rolling the dice"',
+                                                                  'title: "Both teams roll"'), encoding="utf-8")
+        _wait_for(lambda: any("rebuilt" in line for line in reports), "the rebuild")
+        assert "Both teams roll" in urllib.request.urlopen(page).read().decode()
+    finally:
+        stop.set()
+        worker.join(timeout=30)
+
+
+def _wait_for(condition, what: str, seconds: float = 300) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)

@@ -83,6 +83,7 @@ def browser():
 def page(browser, site):
     """A fresh page that records console errors, page errors and requests leaving 127.0.0.1."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(90_000)      # a shared CI machine can be slow
     tab = context.new_page()
     tab.problems = []
     tab.on("console", lambda message: tab.problems.append(f"console {message.type}: {message.text}")
@@ -181,6 +182,9 @@ def test_search_finds_a_word_of_the_language_on_its_pages(page, site, language, 
     page.goto(_url(site["base"], language, "taktinen/index.md"))
     page.locator("label.md-search__icon, .md-search__input").first.click()
     page.locator("input.md-search__input").fill(word)
+    # Material reads the query on keyup; Playwright inserts non-Latin text without key events,
+    # as an input method would, so finish with a key press as a person typing does
+    page.keyboard.press("End")
     results = page.locator(".md-search-result__item a")
     results.first.wait_for(timeout=15000)
     hrefs = results.evaluate_all("els => els.map(e => e.href)")

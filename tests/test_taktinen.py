@@ -135,3 +135,27 @@ def test_a_person_plays_a_full_match_against_the_greedy_bot_with_undo_and_resume
     assert finished.state.is_terminal()
     assert "Full time" in console.file.getvalue() or "full_time" in console.file.getvalue()
     assert replay(game, log).state == finished.state
+
+
+@pytest.mark.slow
+def test_a_thousand_random_matches_keep_the_declared_invariants():
+    """1,000 random matches (seeded): no dead end, every spec invariant after every ply (the
+    never-decreasing clock compared with the ply before), the ply bound, returns within range."""
+    import random
+
+    from rulecraft.runtime.match import chance_outcome
+
+    game = Game(load_rules("taktinen"))
+    low, high = game.rules.returns_range
+    for seed in range(1000):
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            before = state.clone()
+            if state.is_chance_node():
+                state.apply_unchecked(chance_outcome(state, seed))
+            else:
+                state.apply_unchecked(rng.choice(state.legal_actions()))
+            broken = game.broken_invariants(state, before)
+            assert not broken, f"seed {seed}, ply {state.ply}: {broken}"
+            assert state.ply <= game.rules.max_plies
+        assert all(low <= r <= high for r in state.returns())

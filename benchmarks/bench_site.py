@@ -34,15 +34,17 @@ STAGES = ("generate", "mkdocs", "total")
 
 
 def build_once(folders, languages) -> dict:
-    """One full build in a temporary folder; returns wall and CPU seconds per stage."""
+    """One full build in a temporary folder; returns the games published and the wall and CPU
+    seconds per stage."""
     with tempfile.TemporaryDirectory(prefix="rulecraft-site-bench-") as folder:
         source, site = Path(folder) / "site-src", Path(folder) / "site"
         wall, cpu = time.perf_counter(), time.process_time()
-        generate(folders, source, languages=languages, site_dir=site)
+        books = generate(folders, source, languages=languages, site_dir=site)
         wall_generated, cpu_generated = time.perf_counter(), time.process_time()
         run_mkdocs(source)
         wall_done, cpu_done = time.perf_counter(), time.process_time()
-    return {"wall": {"generate": wall_generated - wall, "mkdocs": wall_done - wall_generated,
+    return {"games": [book.slug for book in books],
+            "wall": {"generate": wall_generated - wall, "mkdocs": wall_done - wall_generated,
                      "total": wall_done - wall},
             "cpu": {"generate": cpu_generated - cpu, "mkdocs": cpu_done - cpu_generated,
                     "total": cpu_done - cpu}}
@@ -69,10 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     languages = tuple(args.lang or LANGUAGES)
     folders = game_folders()
-    build_once(folders, languages)                 # warm the compile cache and the imports
+    games = build_once(folders, languages)["games"]    # warms the compile cache and the imports
     rounds = [build_once(folders, languages) for _ in range(args.rounds)]
     summary = summarise(rounds)
-    table = Table(title=f"rulecraft site build: {', '.join(f.name for f in folders)}, "
+    table = Table(title=f"rulecraft site build: {', '.join(games)}, "
                         f"{len(languages)} languages, {args.rounds} rounds")
     for column in ("stage", "wall median s", "wall min–max s", "CPU median s", "CPU min–max s"):
         table.add_column(column, justify="right" if column != "stage" else "left")

@@ -1100,8 +1100,8 @@ def _distances(neighbors) -> list:
 
 def _grid_lines(board, length) -> tuple:
     grid = board["grid"]
-    if grid is None:
-        return ()
+    if grid is None or not 1 <= length <= max(grid["rows"], grid["columns"]):
+        return ()                   # no straight run that long (nor of no spaces) on this board
     index = {rc: i for i, rc in enumerate(grid["coords"])}
     result = []
     for (row, col) in grid["coords"]:

@@ -130,11 +130,15 @@ class GamePages:
                             start=start)
 
     def _sequence(self, section: str) -> list[dict]:
+        """The phases of ``setup`` or ``turn`` in order, each rule's summary at its first phase."""
         phases = self.texts.section("phases")
-        return [{"title": markdown_escape(phases.get(phase, phase)), "rule": rule,
-                 "rule_title": self.text("rules", rule, "title"),
-                 "summary": self.text("rules", rule, "summary")}
-                for phase, rule in self.book.phase_order(section)]
+        steps, summarised = [], set()
+        for phase, rule in self.book.phase_order(section):
+            steps.append({"title": markdown_escape(phases.get(phase, phase)), "rule": rule,
+                          "rule_title": self.text("rules", rule, "title"),
+                          "summary": "" if rule in summarised else self.text("rules", rule, "summary")})
+            summarised.add(rule)
+        return steps
 
     def _setup(self) -> str:
         return self._render("sequence.md.j2", "setup", steps=self._sequence("setup"))

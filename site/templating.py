@@ -68,8 +68,8 @@ class Renderer:
                 template = self._cache[source] = self.env.from_string(source)
             return template.render(**variables)
         except UnknownName as error:
-            known = error.known or sorted(set(self.env.globals) | set(variables))
-            hint = UnknownName(error.path, known).hint()
+            error.known = error.known or sorted(set(self.env.globals) | set(variables))
+            hint = error.hint()
             message = (f"names rule id {error.name}, which the spec does not have"
                        if error.path.startswith("rule(") else f"unknown name '{error.path}' in this text")
             raise TextError(message, _name_position(text, error), code="RC802",

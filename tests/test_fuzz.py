@@ -110,10 +110,6 @@ def test_mutated_specs_fail_only_with_rulecraft_errors(data, fuzz_spec):
 
 
 # ---------- the rule language evaluates like Python ----------
-def _numbers():
-    return st.integers(0, 30).map(str)
-
-
 def _binary(parts) -> str:
     """``(operator, left, right)`` written as the rule language (and Python) write it."""
     operator, left, right = parts
@@ -121,7 +117,7 @@ def _binary(parts) -> str:
 
 
 ARITHMETIC = st.recursive(
-    _numbers(),
+    st.integers(0, 30).map(str),
     lambda inner: st.one_of(
         st.tuples(st.sampled_from(["+", "-", "*", "//", "%"]), inner, inner).map(_binary),
         inner.map(lambda x: f"-{x}"),
@@ -216,3 +212,12 @@ def test_syntax_error_points_at_the_character(formula, data, style, width, fuzz_
     named = re.fullmatch(r"the character '(.)' cannot appear here", error.message).group(1)
     where = error.position
     assert fuzz_spec.read_text(encoding="utf-8").splitlines()[where.line - 1][where.column - 1] == named
+
+
+def test_lines_longer_than_the_board_compile_to_none(fuzz_spec):
+    """Found by the fuzzer: ``lines(n)`` with a huge ``n`` hung the compiler (runs of n cells)."""
+    huge = 99999999999999999999
+    fuzz_spec.write_text(SPECS["tictactoe"].replace("lines(3)", f"lines({huge})", 1), encoding="utf-8")
+    namespace: dict = {}
+    exec(compile(compile_source(fuzz_spec), "<generated rules>", "exec"), namespace)
+    assert namespace["LINES"][huge] == () and len(namespace["LINES"][3]) == 8

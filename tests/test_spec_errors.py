@@ -101,6 +101,7 @@ CASES = [
      "this formula fails while computing the board: integer division or modulo by zero", None),
     ("rc357_invariant_kinds", "RC357", 9, 5, "an invariant has either holds: (a condition on every state) or "
      "never_decreases: (a number that may not go down from one state to the next)", None),
+    ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),
 ]
 
 # Codes the compiler declares but no spec can reach, each with the reason.

@@ -144,6 +144,24 @@ class SpecReader:
         self.fields: list[Field] = []
 
     # ---------- helpers ----------
+    def entries(self, mapping, where: str, position: Position | None = None) -> list:
+        """The (key, value) pairs of an optional mapping; RC320 when something else stands there."""
+        if mapping is None:
+            return []
+        if not isinstance(mapping, Mapping):
+            raise SpecError(f"{where} must be a mapping of keys", getattr(mapping, "position", None)
+                            or position or Position(self.path, 1, 1), code="RC320")
+        return list(mapping.items())
+
+    def listed(self, sequence, where: str, position: Position | None = None) -> list:
+        """The items of an optional list; RC320 when something else stands there."""
+        if sequence is None:
+            return []
+        if not isinstance(sequence, Sequence):
+            raise SpecError(f"{where} must be a list", getattr(sequence, "position", None)
+                            or position or Position(self.path, 1, 1), code="RC320")
+        return list(sequence)
+
     def keys(self, mapping, where: str, required=(), optional=()):
         if not isinstance(mapping, Mapping):
             raise SpecError(f"{where} must be a mapping of keys", getattr(mapping, "position", None)
@@ -312,7 +330,7 @@ class SpecReader:
         result = {}
         if enums is None:
             return result
-        for name, values in enums.items():
+        for name, values in self.entries(enums, "enums:", self.data.value_at("enums")):
             self.identifier(name, enums.where(name), "the enumeration")
             if not isinstance(values, Sequence) or not values:
                 raise SpecError(f"enumeration '{name}' lists its values", enums.value_at(name),
@@ -349,13 +367,13 @@ class SpecReader:
         for name, (kind, _) in attributes.items():
             self._space_attribute(name, kind)
         derived = board.get("attributes") or Mapping()
-        for name, formula in derived.items():
+        for name, formula in self.entries(derived, "board: attributes:", board.value_at("attributes")):
             self.identifier(name, derived.where(name), "the attribute")
             attributes[str(name)] = self._per_space(derived, name, spaces, attributes, None)
             self._space_attribute(str(name), attributes[str(name)][0])
         neighbors = self._adjacency(board, spaces, attributes, grid)
         areas = board.get("areas") or Mapping()
-        for name, formula in areas.items():
+        for name, formula in self.entries(areas, "board: areas:", board.value_at("areas")):
             self.identifier(name, areas.where(name), "the area")
             kind, flags = self._per_space(areas, name, spaces, attributes, neighbors, T.BOOL)
             members = tuple(i for i, flag in enumerate(flags) if flag)
@@ -476,11 +494,12 @@ class SpecReader:
             self.keys(pieces, "pieces:", ("roster",), ("kinds",))
             kind_specs = pieces.get("kinds") or Mapping()
             self.kind_symbols = [None] * len(kind_specs)
-            for index, (name, attrs) in enumerate(kind_specs.items()):
+            for index, (name, attrs) in enumerate(self.entries(kind_specs, "pieces: kinds:",
+                                                               pieces.value_at("kinds"))):
                 self.identifier(name, kind_specs.where(name), "the piece kind")
                 kinds.append(str(name))
                 self.declare(str(name), Binding(repr(index), T.KIND), kind_specs.where(name))
-                for key, value in (attrs or {}).items():
+                for key, value in self.entries(attrs, f"piece kind '{name}'", kind_specs.value_at(name)):
                     if key in ("at", "team", "kind", "number", "pieces"):
                         raise SpecError(f"'{key}' is a built-in attribute of every piece; give this "
                                         "kind attribute another name", attrs.where(key), code="RC337")
@@ -592,7 +611,7 @@ class SpecReader:
     # ---------- dice ----------
     def read_dice(self, dice, enums) -> dict:
         result = {}
-        for name, spec in (dice or {}).items():
+        for name, spec in self.entries(dice, "dice:", self.data.value_at("dice")):
             self.identifier(name, dice.where(name), "the die")
             self.keys(spec, f"die '{name}'", ("faces",))
             faces = spec["faces"]
@@ -614,7 +633,7 @@ class SpecReader:
 
     # ---------- state ----------
     def read_state(self, state, enums, board):
-        for name, spec in (state or {}).items():
+        for name, spec in self.entries(state, "state:", self.data.value_at("state")):
             self.identifier(name, state.where(name), "the state field")
             if isinstance(spec, Text):
                 spec_map = Mapping({"type": spec})
@@ -666,7 +685,7 @@ class SpecReader:
     # ---------- tables and definitions ----------
     def read_tables(self, tables, enums) -> list:
         result = []
-        for name, spec in (tables or {}).items():
+        for name, spec in self.entries(tables, "tables:", self.data.value_at("tables")):
             self.identifier(name, tables.where(name), "the table")
             self.keys(spec, f"table '{name}'", ("rule", "keys", "values"), ("doc", "type"))
             keys = spec["keys"]
@@ -745,7 +764,7 @@ class SpecReader:
         return tuple(out)
 
     def read_functions(self, define):
-        for signature, body in (define or {}).items():
+        for signature, body in self.entries(define, "define:", self.data.value_at("define")):
             match = re.match(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([\w\s,]*)\))?\s*$", str(signature))
             if not match:
                 raise SpecError(f"'{signature}' is not a definition head like 'name(a, b)'",
@@ -757,7 +776,7 @@ class SpecReader:
             self.env.functions[name] = Function(name, params, self.text(define, signature, "define"))
 
     def read_procedures(self, procedures):
-        for signature, body in (procedures or {}).items():
+        for signature, body in self.entries(procedures, "procedures:", self.data.value_at("procedures")):
             match = re.match(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$", str(signature))
             if not match:
                 raise SpecError(f"'{signature}' is not a procedure head like 'name(a, b)'",
@@ -853,12 +872,13 @@ class SpecReader:
     def read_actions(self, actions, nodes) -> list:
         result = []
         base = 0
-        for index, (name, spec) in enumerate((actions or {}).items()):
+        for index, (name, spec) in enumerate(self.entries(actions, "actions:", self.data.value_at("actions"))):
             self.identifier(name, actions.where(name), "the action")
             self.keys(spec, f"action '{name}'", ("rule",), ("params", "legal", "effect", "then",
                                                            "notation", "doc"))
             action = Action(str(name), str(spec["rule"]), index, spec=spec)
-            for param_name, type_word in (spec.get("params") or {}).items():
+            for param_name, type_word in self.entries(spec.get("params"), f"params: of action '{name}'",
+                                                      spec.value_at("params")):
                 self.identifier(param_name, spec["params"].where(param_name), "the parameter")
                 action.params.append(self._param(str(param_name), type_word,
                                                  spec["params"].value_at(param_name)))
@@ -1013,7 +1033,7 @@ class SpecReader:
     # ---------- triggers, end, evaluation ----------
     def read_triggers(self, triggers) -> list:
         result = []
-        for index, trigger in enumerate(triggers or []):
+        for index, trigger in enumerate(self.listed(triggers, "triggers:", self.data.value_at("triggers"))):
             self.keys(trigger, "a trigger", ("rule", "when", "do"), ("doc",))
             lines = self.compiler.effects(self.text(trigger, "do", "trigger"),
                                           rule=str(trigger["rule"]), indent=2)
@@ -1046,7 +1066,7 @@ class SpecReader:
 
     def read_invariants(self, invariants) -> list:
         result = []
-        for index, item in enumerate(invariants or []):
+        for index, item in enumerate(self.listed(invariants, "invariants:", self.data.value_at("invariants"))):
             self.keys(item, "an invariant", ("name",), ("holds", "never_decreases", "rule", "doc"))
             if ("holds" in item) == ("never_decreases" in item):
                 raise SpecError("an invariant has either holds: (a condition on every state) or "
@@ -1075,7 +1095,8 @@ class SpecReader:
 
     def read_open_questions(self, questions) -> list:
         result = []
-        for index, item in enumerate(questions or []):
+        for index, item in enumerate(self.listed(questions, "open_questions:",
+                                                 self.data.value_at("open_questions"))):
             self.keys(item, "an open question", ("id", "section", "question", "resolution"), ("option",))
             result.append({k: str(v) for k, v in item.items()})
         return result

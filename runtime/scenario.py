@@ -12,6 +12,7 @@ A failure raises :class:`ScenarioError` naming the scenario, the step and the va
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rulecraft.errors import IllegalActionError, RulecraftError, ScenarioError, SpecError
@@ -135,17 +136,25 @@ def _apply(state: State, step, label: str, events: list) -> None:
     state.apply(action, events)
 
 
+@lru_cache(maxsize=8)
+def _ids_by_notation(game: Game) -> dict:
+    """Each notation of the game's action table with its first id, built once per game."""
+    ids: dict = {}
+    for action, notation in game.action_table():
+        ids.setdefault(notation, action)
+    return ids
+
+
 def _refuse(state: State, step: dict, label: str) -> None:
     notation = str(step["refuse"])
     if _find(state, notation) is not None:
         raise ScenarioError(f"{label}: '{notation}' should be refused but is legal")
-    candidates = [a for a in range(state.game.rules.num_distinct_actions)
-                  if state.game.action_notation(a) == notation]
-    if not candidates:
+    action = _ids_by_notation(state.game).get(notation)
+    if action is None:
         raise ScenarioError(f"{label}: '{notation}' is not the notation of any action of the game")
     before = state.clone()
     try:
-        state.apply(candidates[0])
+        state.apply(action)
     except IllegalActionError as error:
         if "rule" in step and str(step["rule"]) != error.rule:
             raise ScenarioError(f"{label}: '{notation}' was refused by rule {error.rule} "

@@ -14,7 +14,7 @@ GAMES = game_names()
 # Each game gets this many random playouts by default, stopping early once this many plies
 # have been checked (a long game gets a single playout); the slow run plays many more.
 PLAYOUTS, STEP_BUDGET = 20, 800
-SLOW_PLAYOUTS = 200
+SLOW_PLAYOUTS = 100
 
 DASH_SPEC = """\
 # Dash: a throwaway race invented for the test suite. Two runners on a track of eight spaces;

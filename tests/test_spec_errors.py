@@ -56,6 +56,8 @@ CASES = [
     ("rc316_lines_needs_a_number", "RC316", 9, 24, "lines(n) needs a plain number", None),
     ("rc320_not_a_mapping", "RC320", 1, 1, "a game spec is a mapping of sections (game:, board:, turn:, ...)", None),
     ("rc320_section_not_a_mapping", "RC320", 2, 7, "game: must be a mapping of keys", None),
+    ("rc320_params_not_a_mapping", "RC320", 8, 13, "params: of action 'go' must be a mapping of keys", None),
+    ("rc320_triggers_not_a_list", "RC320", 7, 11, "triggers: must be a list", None),
     ("rc321_unknown_section", "RC321", 3, 1, "unknown section 'turns'", "did you mean 'turn'?"),
     ("rc321_unknown_key", "RC321", 2, 40, "unknown key 'sumary' in game:", "did you mean 'summary'?"),
     ("rc322_missing_section", "RC322", 3, 1, "the spec needs a 'end:' section", None),

@@ -126,6 +126,7 @@ class GameIR:
     open_questions: list
     first_turn_node: int
     kind_symbols: list = field(default_factory=list)    # a kind's symbol in piece labels, or None
+    constants: dict = field(default_factory=dict)       # zero-argument defines with a fixed number
 
 
 class SpecReader:
@@ -249,7 +250,8 @@ class SpecReader:
             triggers=triggers, returns=returns, returns_range=returns_range, evaluation=evaluation,
             invariants=invariants, max_plies=max_plies, events=self.env.events,
             open_questions=self.read_open_questions(data.get("open_questions")),
-            first_turn_node=first_turn, kind_symbols=self.kind_symbols)
+            first_turn_node=first_turn, kind_symbols=self.kind_symbols,
+            constants=self.constants())
 
     def read_game(self, game) -> dict:
         self.keys(game, "game:", ("id", "title", "teams"),
@@ -774,6 +776,22 @@ class SpecReader:
             if name in self.env.functions or name in self.env.library:
                 raise SpecError(f"'{name}' is already a function", define.where(signature), code="RC344")
             self.env.functions[name] = Function(name, params, self.text(define, signature, "define"))
+
+    def constants(self) -> dict:
+        """The zero-argument defines whose formula is a fixed whole number (literals, options and
+        other constants only), by name: the numbers a rulebook may quote as ``define.name``."""
+        result = {}
+        for name, function in self.env.functions.items():
+            if function.params:
+                continue
+            code = self.compiler.formula(function.body)
+            if code.type != T.INT:
+                continue
+            try:
+                result[name] = eval(code.src, {"__builtins__": {}}, {})  # literal arithmetic only
+            except Exception:  # the formula reads the game state or a table: not a constant
+                continue
+        return result
 
     def read_procedures(self, procedures):
         for signature, body in self.entries(procedures, "procedures:", self.data.value_at("procedures")):

@@ -255,8 +255,9 @@ def spec_context(ir, rules, terms: Namespace, table_headers) -> dict:
                                 for f in ir.fields if _initial(f) is not None})
     table = Namespace("table", {name: TableView(definition, labels, table_headers(name))
                                 for name, definition in rules.tables.items()})
+    define = Namespace("define", dict(ir.constants))
     return {"game": game, "board": board, "pieces": pieces, "dice": dice, "option": option,
-            "state": state, "table": table, "term": terms}
+            "state": state, "table": table, "define": define, "term": terms}
 
 
 def term_label(terms: Namespace):

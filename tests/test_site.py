@@ -163,8 +163,10 @@ def test_changing_numbers_in_the_spec_changes_them_in_all_six_languages(root):
     spec = _game_dir(root) / "game.yaml"
     text = spec.read_text(encoding="utf-8")
     changed = (text.replace("max_turns_per_half: {type: int, default: 60,", "max_turns_per_half: {type: int, default: 77,")
-                   .replace("corner: 1, penalty: 2", "corner: 4, penalty: 2"))
+                   .replace("corner: 1, penalty: 2", "corner: 4, penalty: 2")
+                   .replace('half_length: "45"', 'half_length: "40"'))
     assert changed.count("default: 77") == 1 and changed.count("corner: 4") == 1
+    assert changed.count('half_length: "40"') == 1
     spec.write_text(changed, encoding="utf-8")
     book = Book(_game_dir(root))
     for language in LANGUAGES:
@@ -172,6 +174,8 @@ def test_changing_numbers_in_the_spec_changes_them_in_all_six_languages(root):
         rules, tables = pages.render("rules"), pages.render("tables")
         corner = str(pages.terms["corner"])
         assert "77" in rules and " 60 " not in rules, language
+        minutes = set(re.findall(r"\b\d+\b", rules))
+        assert {"40", "41", "80"} <= minutes and not {"45", "46", "90"} & minutes, language
         assert f"| {corner} | 4 |" in tables and f"| {corner} | 1 |" not in tables, language
 
 

@@ -1,4 +1,4 @@
-"""The ``rulecraft`` command: compile, check, play, replay and test game specs.
+"""The ``rulecraft`` command: compile, check, play, replay and test game specs; simulate and bench.
 
 Every user mistake (a spec error, an illegal action, a corrupt log) prints a clear message and
 exits with status 1; no traceback is shown for them.
@@ -6,12 +6,14 @@ exits with status 1; no traceback is shown for them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 import random
 import sys
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from rulecraft.errors import RulecraftError
 
@@ -40,6 +42,13 @@ def _game(game: str, options: dict):
     loaded = Game(load_rules(game, options))
     register(loaded)
     return loaded
+
+
+def _check_bot(bot: str) -> None:
+    """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot."""
+    from rulecraft.runtime.bots import BOTS
+    if bot not in BOTS:
+        raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
 
 
 def _guard(function):
@@ -97,11 +106,9 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
     """Play a match: bot against bot by default, or people with --human."""
     def body():
         from rulecraft.play import play_match
-        from rulecraft.runtime.bots import BOTS
         from rulecraft.runtime.logs import read_log, replay
         from rulecraft.runtime.match import Match
-        if bot not in BOTS:
-            raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+        _check_bot(bot)
         options = _options(option)
         if resume is not None:
             header, _ = read_log(str(resume))
@@ -175,6 +182,86 @@ def actions(game: str = typer.Argument(..., help="Game name or path."), option: 
         loaded = _game(game, _options(option))
         for action_id, notation in loaded.action_table():
             console.print(f"{action_id:>6}  {notation}", highlight=False, markup=False)
+    _guard(body)
+
+
+@app.command()
+def simulate(game: str = typer.Argument(..., help="Game name or path."),
+             games: int = typer.Option(100, "--games", "-n", min=1, help="Matches to play."),
+             seed: int = typer.Option(0, help="Seed of the batch: match i is seeded from (seed, i) alone."),
+             jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                                      help="Worker processes (at most the number of CPUs helps)."),
+             bot: str = typer.Option("random", help="Bot for every team: random or greedy."),
+             json_file: Path = typer.Option(None, "--json", help="Also write the summary and every "
+                                                                 "match's seed and result here."),
+             option: list[str] = OptionList):
+    """Play many seeded bot-against-bot matches, in parallel processes, and sum up the results."""
+    def body():
+        from functools import partial
+        from rulecraft.runtime.batch import play_batch
+        _check_bot(bot)
+        options = _options(option)
+        batch = play_batch(partial(_game, game, options), games, seed, jobs=jobs, bot=bot)
+        summary = batch.summary()
+        console.print(f"{batch.game}, {games} matches, {bot} bots, seed {seed}, {jobs} process"
+                      f"{'es' if jobs > 1 else ''}: {batch.seconds:.2f} s, "
+                      f"{summary['games_per_s']:,.1f} games/s", highlight=False, soft_wrap=True)
+        table = Table("team", "mean return", "wins", "draws", "losses")
+        for column in table.columns[1:]:
+            column.justify = "right"
+        for team, result in summary["teams"].items():
+            table.add_row(team, f"{result['mean_return']:+.3g}",
+                          *(str(result[key]) for key in ("wins", "draws", "losses")))
+        console.print(table)
+        plies = summary["plies"]
+        flags = "".join(f" -O {name}={value}" for name, value in options.items())
+        console.print(f"plies per match: mean {plies['mean']:.1f}, min {plies['min']}, max {plies['max']}\n"
+                      f"one match alone: rulecraft play {game} --bot {bot}{flags} --seed SEED "
+                      "(each match's SEED is in --json)", highlight=False, markup=False, soft_wrap=True)
+        if json_file is not None:
+            json_file.write_text(json.dumps(batch.to_json(), indent=1) + "\n", encoding="utf-8")
+            console.print(f"wrote {json_file}", highlight=False, markup=False)
+    _guard(body)
+
+
+@app.command()
+def bench(games: list[str] = typer.Argument(None, metavar="GAME",
+                                            help="Games to measure (default: every game)."),
+          rounds: int = typer.Option(5, min=1, help="Interleaved rounds; every figure is their median."),
+          playouts: int = typer.Option(200, "--games", min=1, help="Random games per game and round."),
+          calls: int = typer.Option(5000, min=1, help="Sampled states for the per-call costs."),
+          compile_repeats: int = typer.Option(3, min=1, help="Compilations and cached loads per game "
+                                                             "and round."),
+          min_seconds: float = typer.Option(1.0, min=0.0, help="Least seconds each side of a peer "
+                                            "pairing plays per round; a one-process batch of the "
+                                            "--jobs row lasts about twice as long."),
+          site: bool = typer.Option(True, "--site/--no-site", help="Also time the rulebook site "
+                                                                   "build (slow)."),
+          json_file: Path = typer.Option(None, "--json", help="Also write the results to this JSON file.")):
+    """Measure the games' speed against peers and the performance targets (see docs/benchmarks.md)."""
+    def body():
+        from rulecraft.compiler import find_game
+        try:
+            from rulecraft.benchmarks.harness import Config, run, write_json
+            from rulecraft.benchmarks.report import renderables
+        except ModuleNotFoundError as error:
+            if not (error.name or "").startswith("rulecraft.benchmarks"):
+                raise
+            raise RulecraftError("the benchmark harness (rulecraft.benchmarks) is not installed; "
+                                 "reinstall from the checkout: python3 -m pip install -e .") from None
+        for name in games or []:
+            find_game(name)
+        config = Config(games=tuple(games or ()), rounds=rounds, playouts=playouts, calls=calls,
+                        compile_repeats=compile_repeats, min_seconds=min_seconds, site=site)
+        report = run(config, progress=lambda text: errors.print(text, style="dim", highlight=False,
+                                                                markup=False))
+        for renderable in renderables(report):
+            console.print(renderable, highlight=False)
+        if json_file is not None:
+            write_json(report, json_file)
+            console.print(f"wrote {json_file}", highlight=False, markup=False)
+        if any(f"games/{name}" in report["skipped"] for name in games or ()):
+            raise typer.Exit(1)
     _guard(body)
 
 

@@ -11,10 +11,9 @@ import getpass
 
 from rich.console import Console
 
-from rulecraft.runtime.bots import BOTS
-from rulecraft.runtime.engine import CHANCE, Game
+from rulecraft.runtime.engine import Game
 from rulecraft.runtime.logs import write_log
-from rulecraft.runtime.match import Match
+from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
 from rulecraft.runtime.render import render_text
 
@@ -35,7 +34,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     """
     game = match.game
     narrator = Narrator(game, **(messages or {}))
-    bots = {t: BOTS[bot](seed=match.seed * 100 + t) for t in range(game.num_teams) if t not in humans}
+    bots = seat_bots(game, match.seed, bot, humans)
     console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision
@@ -48,9 +47,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     while not match.state.is_terminal():
         events: list = []
         player = match.state.current_player()
-        if player == CHANCE:
-            match.roll(events)
-        elif player in humans:
+        if player in humans:
             try:
                 action = _ask(match, player, console, input_fn, secret_input_fn, log_path)
             except Quit:
@@ -62,7 +59,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                 continue
             match.apply(action, events)
         else:
-            match.apply(bots[player].choose(match.state), events)
+            match.advance(bots, events)
         for event in events:
             line = narrator.line(event)
             if line:

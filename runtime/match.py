@@ -4,6 +4,10 @@ The sampler draws the outcome of the chance node at ply ``k`` from a generator s
 ``(seed, k)`` alone, so the sampler's state travels with the match: the same seed gives the same
 game, replaying a log reproduces every roll, and undoing a roll and rolling again gives the same
 face (undo cannot re-roll a die). Source: DESIGN.md principle 4; boardgame.io's seeded PRNG.
+
+A bot-played match is seeded the same way everywhere (``rulecraft play``, ``rulecraft simulate``):
+:func:`seat_bots` gives team ``t`` a bot seeded ``seed * 100 + t``, and :meth:`Match.advance`
+plays one ply that needs no person.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 import random
 
 from rulecraft.errors import RulecraftError
+from rulecraft.runtime.bots import BOTS
 from rulecraft.runtime.engine import CHANCE, Game, State
 
 
@@ -37,23 +42,44 @@ class Step:
     hash: str
 
 
+def seat_bots(game: Game, seed: int, bot: str, humans=()) -> dict:
+    """The bots of a match seeded ``seed``: ``{team: bot}`` for every team not in ``humans``.
+
+    Team ``t`` gets ``BOTS[bot](seed=seed * 100 + t)``. Raises KeyError for an unknown ``bot``
+    (the command line checks the name first).
+    """
+    return {team: BOTS[bot](seed=seed * 100 + team) for team in range(game.num_teams)
+            if team not in humans}
+
+
 @dataclass
 class Match:
-    """A match in progress (see the module docstring)."""
+    """A match in progress (see the module docstring).
+
+    With ``history=False`` nothing is kept for undo or the log (no steps, no snapshots): the
+    match plays the same, faster; batch playouts use it.
+    """
 
     game: Game
     seed: int
     state: State = None
     steps: list = field(default_factory=list)
     _snapshots: list = field(default_factory=list)
+    history: bool = True
 
     def __post_init__(self):
         if self.state is None:
             self.state = self.game.new_initial_state()
 
     def apply(self, action: int, events: list | None = None) -> None:
-        """Apply a legal action (checked), recording it for undo and the log."""
+        """Apply a legal action (checked), recording it for undo and the log.
+
+        Raises :class:`~rulecraft.errors.IllegalActionError` for an illegal one.
+        """
         state = self.state
+        if not self.history:
+            state.apply(action, events)
+            return
         actor = state.current_player()
         notation = state.action_notation(action)
         before = state.clone()
@@ -66,6 +92,15 @@ class Match:
         outcome = chance_outcome(self.state, self.seed)
         self.apply(outcome, events)
         return outcome
+
+    def advance(self, bots: dict, events: list | None = None) -> None:
+        """Play one ply that needs no person: roll at a chance node, else the acting team's bot
+        chooses (``bots`` as from :func:`seat_bots`; KeyError when the acting team has none)."""
+        state = self.state
+        if state.is_chance_node():
+            self.roll(events)
+        else:
+            self.apply(bots[state.current_player()].choose(state), events)
 
     def undo(self, team: int) -> bool:
         """Go back to just before ``team``'s last decision; False when it has made none."""

@@ -194,3 +194,53 @@ def test_actions_lists_every_id():
     listed = [(int(number), notation) for number, notation in re.findall(r"^\s*(\d+)\s+(\S+)$", result.output, re.M)]
     assert len(listed) == 9
     assert listed == load_game("tictactoe").action_table()
+
+
+# ---------- batch playouts ----------
+def simulate_json(tmp_path, game: str, *args) -> dict:
+    """Run ``rulecraft simulate`` with ``--json`` and return what it wrote."""
+    path = tmp_path / f"simulate-{len(list(tmp_path.iterdir()))}.json"
+    result = invoke("simulate", game, *args, "--json", path)
+    assert result.exit_code == 0, result.output
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_simulate_gives_the_same_matches_whatever_the_jobs(tmp_path):
+    one = simulate_json(tmp_path, "pig", "--games", 6, "--seed", 11, "--jobs", 1)
+    two = simulate_json(tmp_path, "pig", "--games", 6, "--seed", 11, "--jobs", 2)
+    assert (one["jobs"], two["jobs"]) == (1, 2)
+    assert [m["index"] for m in one["matches"]] == list(range(6))
+    assert one["matches"] == two["matches"]
+    assert one["teams"] == two["teams"] and one["plies"] == two["plies"]
+    other = simulate_json(tmp_path, "pig", "--games", 6, "--seed", 12, "--jobs", 1)
+    assert [m["seed"] for m in other["matches"]] != [m["seed"] for m in one["matches"]]
+
+
+def test_simulate_summary_counts_every_match(tmp_path):
+    result = invoke("simulate", "tictactoe", "--games", 20, "--seed", 3)
+    assert result.exit_code == 0, result.output
+    assert "tictactoe, 20 matches, random bots, seed 3, 1 process" in result.output
+    assert "games/s" in result.output and "plies per match" in result.output
+    report = simulate_json(tmp_path, "tictactoe", "--games", 20, "--seed", 3)
+    for team in ("x", "o"):
+        counts = report["teams"][team]
+        assert counts["wins"] + counts["draws"] + counts["losses"] == 20
+        mean = re.escape(f"{counts['mean_return']:+.3g}")
+        assert re.search(rf"│ {team}\s+│\s+{mean} │\s+{counts['wins']} │", result.output)
+    assert report["teams"]["x"]["wins"] == report["teams"]["o"]["losses"]
+
+
+def test_a_simulated_match_is_the_played_match_of_its_seed(tmp_path):
+    match = simulate_json(tmp_path, "tictactoe", "--games", 3, "--seed", 5, "--bot", "greedy")["matches"][2]
+    played = invoke("play", "tictactoe", "--bot", "greedy", "--seed", match["seed"])
+    assert played.exit_code == 0, played.output
+    x, o = match["returns"]
+    assert f"returns x={x:+g}, o={o:+g}" in played.output
+
+
+def test_simulate_refuses_mistakes_cleanly():
+    assert_clean_failure(invoke("simulate", "no-such-game", "--games", 2), "RC105", "no-such-game")
+    assert_clean_failure(invoke("simulate", "pig", "--bot", "clever"), "RC107", "unknown bot 'clever'")
+    assert_clean_failure(invoke("simulate", "pig", "-O", "colour=red"), "RC329")
+    refused = invoke("simulate", "pig", "--games", 0)
+    assert refused.exit_code == 2 and "Traceback" not in refused.output

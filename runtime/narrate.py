@@ -21,6 +21,14 @@ DEFAULTS = {
     "end": "Game over — {{ returns }}",
 }
 
+class Returns(dict):
+    """An end event's returns by team id (``{"home": 1.0, "away": -1.0}``), shown as
+    ``home +1, away -1``; a translated message can name the teams itself through ``.items()``."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"{team} {value:+g}" for team, value in self.items())
+
+
 _ENVIRONMENT = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
 
 
@@ -51,7 +59,7 @@ class Narrator:
             elif kind == "roll" and key == "value":
                 shown[key] = game.display(values.get("type", "int"), value)
             elif kind == "end" and key == "returns":
-                shown[key] = ", ".join(f"{t} {r:+g}" for t, r in zip(game.teams, value))
+                shown[key] = Returns(zip(game.teams, value))
             elif key in schema and isinstance(value, int) and str(schema[key]) == "bool":
                 shown[key] = bool(value)
             elif key in schema and isinstance(value, int) and str(schema[key]) != "int":

@@ -8,7 +8,7 @@ open questions) and the compiled :class:`RuleTables` the engine runs (tables, di
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 import json
 from pathlib import Path
@@ -68,6 +68,15 @@ class Book:
         """The board's named areas (``board: areas:``) as tuples of space indices."""
         return self._read(options)[1]
 
+    def tables(self, options: dict | None = None) -> dict:
+        """The compiled tables by name, as the rulebook shows them: a table whose values are
+        spaces (``type: space``) gets the space names as its value labels (8E, not an index)."""
+        rules = self.game(options).rules
+        types = self._read(options)[2]
+        return {name: replace(definition, value_labels=tuple(rules.spaces))
+                if types.get(name) == "space" and not definition.value_labels else definition
+                for name, definition in rules.tables.items()}
+
     def _read(self, options):
         key = json.dumps(options or {}, sort_keys=True)
         if key not in self._readings:
@@ -76,7 +85,8 @@ class Book:
             ir = reader.build()
             names = (reader.data.get("board") or {}).get("areas") or {}
             areas = {str(name): ast.literal_eval(reader.env.names[str(name)].code) for name in names}
-            self._readings[key] = (ir, areas)
+            value_types = {str(name): str(table[2]) for name, table in reader.env.tables.items()}
+            self._readings[key] = (ir, areas, value_types)
         return self._readings[key]
 
     @cached_property
@@ -170,7 +180,7 @@ class Book:
             def headers(name):
                 entry = texts.entry("tables", name)
                 return dict(entry) if entry is not None else {}
-            context = spec_context(self.ir(), self.game().rules, terms, headers)
+            context = spec_context(self.ir(), self.game().rules, terms, headers, self.tables())
             self._renderers[language] = Renderer(context, self.rule_ids)
         return self._renderers[language]
 

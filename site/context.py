@@ -7,11 +7,14 @@ language changes with it. Lookups are strict: a name that does not exist raises
 Variables (see :func:`spec_context`):
 
 ``game``     id, title, version, teams, summary and ``source`` (title, publisher, designers, licence)
-``board``    ``spaces`` (names), ``size`` (how many), ``attributes`` per space
+``board``    ``spaces`` (names), ``size`` (how many), ``attributes`` per space; on a grid board
+             also ``rows``, ``columns`` and ``column_letters``/``row_letters`` (A, B, … as the
+             grid's ``{col_letter}``/``{row_letter}`` names them)
 ``pieces``   ``per_team`` and ``kinds`` (how many of each kind each team has)
 ``dice``     per die: ``faces`` and ``sides``
 ``option``   per option: its value in the compiled rules
 ``state``    per state field: ``initial`` (when it is a plain value)
+``define``   per zero-argument ``define:`` whose formula is a fixed number: its value
 ``table``    per table: values by key label (``table.T1.more``, ``table.T5.left.dive_left``);
              printed whole, a table renders as a Markdown table
 ``term``     the language's glossary (``term.zone``, ``term.zone.gen``, ``term['home']``)
@@ -222,12 +225,13 @@ def _rows(definition):
     return list(definition.values)
 
 
-def spec_context(ir, rules, terms: Namespace, table_headers) -> dict:
+def spec_context(ir, rules, terms: Namespace, table_headers, tables: dict | None = None) -> dict:
     """The variables a text of one language may use, from the spec's IR and its compiled rules.
 
     ``ir`` is the compiler's :class:`GameIR`, ``rules`` the :class:`RuleTables` the engine runs,
     ``terms`` the language's glossary and ``table_headers(name)`` the text file's headers of a
-    table (a dict with ``keys`` and ``value``).
+    table (a dict with ``keys`` and ``value``); ``tables`` replaces ``rules.tables`` (the book's
+    tables, whose space values are labelled with the space names).
     """
     labels = term_label(terms)
     meta = ir.meta
@@ -239,8 +243,13 @@ def spec_context(ir, rules, terms: Namespace, table_headers) -> dict:
     })
     attributes = {name: Namespace(f"board.attributes.{name}", dict(zip(ir.spaces, values)))
                   for name, (_, values) in ir.space_attributes.items()}
-    board = Namespace("board", {"spaces": list(ir.spaces), "size": len(ir.spaces),
-                                "attributes": Namespace("board.attributes", attributes)})
+    board = {"spaces": list(ir.spaces), "size": len(ir.spaces),
+             "attributes": Namespace("board.attributes", attributes)}
+    if ir.grid:
+        board.update(rows=ir.grid["rows"], columns=ir.grid["columns"],
+                     column_letters=[chr(ord("A") + c) for c in range(ir.grid["columns"])],
+                     row_letters=[chr(ord("A") + r) for r in range(ir.grid["rows"])])
+    board = Namespace("board", board)
     kinds = {}
     for piece in ir.pieces:
         if piece["team"] == 0:
@@ -254,7 +263,7 @@ def spec_context(ir, rules, terms: Namespace, table_headers) -> dict:
     state = Namespace("state", {f.name: Namespace(f"state.{f.name}", {"initial": _initial(f)})
                                 for f in ir.fields if _initial(f) is not None})
     table = Namespace("table", {name: TableView(definition, labels, table_headers(name))
-                                for name, definition in rules.tables.items()})
+                                for name, definition in (tables or rules.tables).items()})
     define = Namespace("define", dict(ir.constants))
     return {"game": game, "board": board, "pieces": pieces, "dice": dice, "option": option,
             "state": state, "table": table, "define": define, "term": terms}

@@ -3,7 +3,8 @@
 :func:`play` runs a scenario with :func:`rulecraft.runtime.scenario.run_scenario`, so its
 expectations are asserted while the site is built (a failing scenario fails the build).
 :func:`player_data` turns the frames into the data the browser player shows, in one language:
-where every piece stands, the spaces named by state fields (the ball), the dice rolled, the
+where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
+(a ball carrier), the pieces each shown per-piece field flags (knocked down), the dice rolled, the
 step's events narrated with the language's ``events:`` messages (which may use ``term[…]`` and
 ``piece_name(…)`` to put spec names into the language), the legal options of the next
 decision (and the spaces and pieces they name, to highlight), the option taken next, and the
@@ -36,7 +37,10 @@ def player_data(book, scenario, frames, language: str) -> dict:
     names = Names(book, language, game, scenario.options)
     narrator = Narrator(game, phases=dict(texts.section("phases")))
     events = texts.section("events")
-    markers = [f for f in rules.fields if f.of is None and f.type == "space" and f.show]
+    # markers: the spaces named by state fields (a free ball), and the squares of the pieces named
+    # by them (a ball carrier); flags: what shown per-piece fields say of each piece (knocked down)
+    markers = [f for f in rules.fields if f.of is None and f.type in ("space", "piece") and f.show]
+    flags = [f for f in rules.fields if f.of == "piece" and f.type in ("bool", "piece") and f.show]
     refusals = _refusals(scenario, frames)
     data = {
         "id": scenario.id,
@@ -44,6 +48,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
         "pieces": names.pieces(),
         "teams": [str(names.word(t)) for t in rules.teams],
         "markers": [{"field": f.name, "label": str(names.word(f.name))} for f in markers],
+        "flags": [{"field": f.name, "label": str(names.word(f.name))} for f in flags],
         "frames": [],
     }
     at = game.field("at")
@@ -54,9 +59,11 @@ def player_data(book, scenario, frames, language: str) -> dict:
         lines = [{"kind": kind, "text": renderer.render(events[kind], piece_name=names.piece_named,
                                                         **narrator.values(kind, rule, values))}
                  for kind, rule, values in frame.events if kind not in SILENT_EVENTS]
+        where = [state.s[at.base + p] for p in range(at.size)]
         data["frames"].append({
-            "at": [state.s[at.base + p] for p in range(at.size)],
-            "markers": [state.s[f.base] for f in markers],
+            "at": where,
+            "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
+            "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
             "phase": narrator.phases.get(state.phase()[0], state.phase()[0]),
             "actor": _actor(state, names),
             "status": renderer.render(status, **state.describe()) if status else "",
@@ -69,6 +76,18 @@ def player_data(book, scenario, frames, language: str) -> dict:
                         for action, rule in refusals.get(index, [])],
         })
     return data
+
+
+def _marker(value: int, kind: str, where: list) -> int:
+    """The space a marker field points at: the space itself, or the square of the piece."""
+    if kind == "piece":
+        return where[value] if 0 <= value < len(where) else -1
+    return value
+
+
+def _flagged(value: int, kind: str) -> bool:
+    """A per-piece flag is up: a true boolean, or a piece field naming a piece (a pile partner)."""
+    return value >= 0 if kind == "piece" else bool(value)
 
 
 def sample_variables(book, language: str) -> dict:
@@ -118,10 +137,13 @@ class Names:
         return self.piece(self.game.rules.piece_labels.index(label))
 
     def mark(self, piece: int) -> str:
-        """The short mark drawn on a piece: its number, or its kind's ``short`` form."""
+        """The short mark drawn on a piece: its number, or its kind's ``short`` form; a piece
+        numbered in the spec of a game with several kinds shows both (X5, □4)."""
         variables = self.piece_variables(piece)
         kind = variables["kind"]
         short = kind.form("short") if hasattr(kind, "form") else None
+        if self.ir.pieces[piece]["number"] and len(self.ir.kinds) > 1:
+            return f"{short or kind}{variables['number']}"
         return variables["number"] or short or str(kind)[:1].upper()
 
     def pieces(self) -> list[dict]:

@@ -120,10 +120,11 @@ class GamePages:
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
         start = {"pieces": [], "frames": []}
-        if any(p["at"] >= 0 for p in ir.pieces):
+        at = start_positions(self.book)
+        if any(space >= 0 for space in at):
             start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
                      "spaces": list(ir.spaces), "markers": [],
-                     "frames": [{"at": [p["at"] for p in ir.pieces], "markers": []}]}
+                     "frames": [{"at": at, "markers": []}]}
         return self._render("board.md.j2", "board", svg=svg, rows=rows,
                             headers=[self.labels["space"], self.labels["neighbours"]] + list(attributes.values()),
                             areas=[(self.word(a), [ir.spaces[i] for i in members]) for a, members in areas.items()],
@@ -174,9 +175,8 @@ class GamePages:
         return self._render("tables.md.j2", "tables", tables=self._table_list())
 
     def _table_list(self) -> list[dict]:
-        rules = self.book.game().rules
         result = []
-        for name, definition in rules.tables.items():
+        for name, definition in self.book.tables().items():
             headers = self.texts.entry("tables", name)
             result.append({"name": name, "rule": definition.rule,
                            "title": self.text("tables", name, "title"),
@@ -214,6 +214,20 @@ class GamePages:
         return self._render("quick_reference.md.j2", "quick_reference",
                             setup=self._sequence("setup"), turn=self._sequence("turn"),
                             tables=self._table_list())
+
+
+def start_positions(book) -> list[int]:
+    """Where each piece stands before the first decision: its ``at:`` in the spec, else where a
+    setup without decisions puts it (BALL's line-up is a ``do:`` of the setup phase); -1 when off
+    the board."""
+    ir = book.ir()
+    at = [p["at"] for p in ir.pieces]
+    if any(space >= 0 for space in at):
+        return at
+    game = book.game()
+    state = game.new_initial_state()
+    field = game.field("at")
+    return [state.s[field.base + piece] for piece in range(field.size)]
 
 
 def site_labels(texts) -> dict:

@@ -192,6 +192,57 @@ def test_spec_text_is_escaped_on_the_board():
     assert "<script>" not in svg and "&lt;script&gt;" in svg
 
 
+BALL = REPO / "rulespecs" / "ball"
+
+
+def test_ball_english_text_is_complete_and_renders():
+    problems = check_book(Book(BALL, ("en",)))
+    assert not problems, "\n".join(map(str, problems))
+
+
+def test_grid_board_facts_define_constants_and_space_tables_reach_the_texts():
+    renderer = Book(BALL, ("en",)).renderer("en")
+    text = ("{{ board.columns }}x{{ board.rows }} {{ board.column_letters | first }}-"
+            "{{ board.column_letters | last }} {{ define.ap_per_turn }} {{ table.formation[5] }}")
+    assert renderer.render(text) == "13x17 A-M 2 8G"
+    assert "| 5 | 8G |" in renderer.render("{{ table.formation }}")
+
+
+def test_the_board_page_shows_the_line_up_a_decision_free_setup_makes():
+    book = Book(BALL, ("en",))
+    markdown = GamePages(book, "en").render("board")
+    start = re.search(r'data-rc-board="([^"]*)"', markdown).group(1)
+    assert "ATK X5" in start.replace("&quot;", '"')
+    assert markdown.count('class="rc-space ') == 110 and 'data-area="def_goal_area"' in markdown
+    # taktinen's formations are chosen in play: its board page still shows no pieces
+    taktinen = GamePages(Book(GAME, ("en",)), "en").render("board")
+    assert "&quot;pieces&quot;: []" in taktinen
+
+
+def test_examples_mark_the_carrier_and_flag_knocked_down_pieces():
+    book = Book(BALL, ("en",))
+    scenario = next(s for s in book.scenarios if s.id == "BALL-FIRST-TURN")
+    pages = GamePages(book, "en", frames={scenario.id: play(book, scenario)})
+    book.scenarios[:] = [scenario]
+    pages.render("examples")
+    data = pages.example_data[scenario.id]
+    labels = book.game().rules.piece_labels
+    fields = [m["field"] for m in data["markers"]]
+    flags = [f["field"] for f in data["flags"]]
+    assert fields == ["carrier", "free_ball"] and "down" in flags
+    first, after = data["frames"][0], data["frames"][1]
+    carrier = fields.index("carrier")
+    assert first["markers"][carrier] == first["at"][labels.index("ATK X5")]
+    assert after["flags"][flags.index("down")] == [labels.index("ATK X5")]
+    assert [p["mark"] for p in data["pieces"]][:3] == ["X1", "X1", "O2"]
+    assert "knocked down: ATK X5" in after["status"]
+
+
+def test_overview_of_a_game_without_dice_has_no_dice_row():
+    overview = GamePages(Book(BALL, ("en",)), "en").render("overview")
+    assert "| Dice |" not in overview and "4\u00a0X pieces" in overview
+
+
 # ---------------------------------------------------------------- originality
 def _words(text: str) -> list[str]:
     """A text as a normalised word sequence: lower case, letters and digits only."""

@@ -93,7 +93,25 @@
           (rect.y + 12) + ")");
       }
     });
+    this.flag(frame);
     this.highlight(frame);
+  };
+
+  /* Per-piece flags of the frame (knocked down, in a pile): a class per flag, and the flags'
+   * labels after the piece's name in its title. */
+  Board.prototype.flag = function (frame) {
+    var flags = this.data.flags || [];
+    this.pieces.forEach(function (group, index) {
+      var labels = [];
+      flags.forEach(function (flag, which) {
+        var on = ((frame.flags || [])[which] || []).indexOf(index) >= 0;
+        group.classList.toggle("rc-flag-" + flag.field, on);
+        if (on) labels.push(flag.label);
+      });
+      group.classList.toggle("rc-flagged", labels.length > 0);
+      group.querySelector("title").textContent = this.data.pieces[index].name +
+        (labels.length ? " (" + labels.join(", ") + ")" : "");
+    }, this);
   };
 
   Board.prototype.layout = function (name, pieces) {

@@ -9,8 +9,8 @@ the grammar, the templates and the rulecraft version.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
+import marshal
 import os
 from pathlib import Path
 import sys
@@ -118,13 +118,24 @@ def load_rules(game, options: dict | None = None, *, use_cache: bool = True):
 
 
 def _import_file(module_path: Path):
+    """Import a cached module, from its compiled code when saved beside it (the code is saved on
+    first use: Python's own bytecode cache may be switched off, and compiling a large module
+    costs more than the rest of a load)."""
     name = f"rulecraft_rules_{module_path.stem}"
     if name in sys.modules:
         return sys.modules[name].RULES
-    spec = importlib.util.spec_from_file_location(name, module_path)
-    module = importlib.util.module_from_spec(spec)
+    code_path = module_path.with_suffix(f".{sys.implementation.cache_tag}.code")
+    try:
+        code = marshal.loads(code_path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        code = compile(module_path.read_text(encoding="utf-8"), str(module_path), "exec")
+        temporary = code_path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(marshal.dumps(code))
+        temporary.replace(code_path)
+    module = type(sys)(name)
+    module.__file__ = str(module_path)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)
     return module.RULES
 
 

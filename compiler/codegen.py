@@ -7,6 +7,7 @@ checker validated. The result imports only :mod:`rulecraft.runtime`.
 
 from __future__ import annotations
 
+import ast
 from functools import lru_cache
 import re
 from pathlib import Path
@@ -87,7 +88,8 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
         actions=ir.actions, triggers=ir.triggers, returns=ir.returns, end_rule="end",
         evaluation=ir.evaluation, invariants=ir.invariants, dice=ir.dice,
         num_distinct_actions=num_actions, returns_range=ir.returns_range,
-        max_plies=ir.max_plies, events=ir.events)
+        max_plies=ir.max_plies, events=ir.events, piece_index=ir.piece_index,
+        at_field=next(f for f in ir.fields if f.name == "at"))
 
 
 def _piece_label(ir: GameIR, index: int) -> str:
@@ -108,7 +110,7 @@ def _piece_label(ir: GameIR, index: int) -> str:
 
 
 def _generator_lines(action) -> list[str]:
-    """The body of ``gen_<action>``: a loop per parameter, each condition tested as soon as the
+    """The body of ``gen_<action>``, returning the list of legal ids: a loop per parameter, each condition tested as soon as the
     parameters it reads are bound (so a failing test on the first parameter skips the inner
     loops). A ``from:`` list's own membership test is left out: the loop goes through that list."""
     names = [p.name for p in action.params]
@@ -118,7 +120,9 @@ def _generator_lines(action) -> list[str]:
             continue
         used = [i + 1 for i, name in enumerate(names) if re.search(rf"\bp_{name}\b", src)]
         levels[max(used, default=0)].append(src)
-    lines, pad = [], "    "
+    hoisted = _hoist(levels, [f"p_{name}" for name in names])
+    pad = "    "
+    lines = [f"{pad}out = []"]
     for depth, param in enumerate([None] + list(action.params)):
         if param is not None:
             source = param.from_src or f"range({param.offset}, {param.offset + param.size})"
@@ -126,13 +130,85 @@ def _generator_lines(action) -> list[str]:
         tests = levels[depth]
         if tests and depth < len(names):
             lines.append(f"{pad * (depth + 1)}if not ({' and '.join(tests)}):")
-            lines.append(f"{pad * (depth + 2)}{'return' if depth == 0 else 'continue'}")
+            lines.append(f"{pad * (depth + 2)}{'return out' if depth == 0 else 'continue'}")
+        lines.extend(f"{pad * (depth + 1)}{local} = {src}" for local, src in hoisted[depth])
     depth = len(names) + 1
     if levels[len(names)]:
         lines.append(f"{pad * depth}if {' and '.join(levels[len(names)])}:")
         depth += 1
-    lines.append(f"{pad * depth}yield {action.id_expression}")
+    lines.append(f"{pad * depth}out.append({action.id_expression})")
+    lines.append(f"{pad}return out")
     return lines
+
+
+# what a value computed once per loop step may be made of: pure, and unable to fail where the
+# original, perhaps never evaluated, could not (no division, no call, no lookup in a spec table)
+_HOISTABLE = (ast.Name, ast.Constant, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Compare,
+              ast.BoolOp, ast.IfExp, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.unaryop, ast.cmpop,
+              ast.boolop, ast.Tuple)
+
+
+def _hoist(levels: list[list[str]], loop_names: list[str]) -> list[list[tuple[str, str]]]:
+    """Loop-invariant code motion for a legal-id generator.
+
+    ``levels[d]`` holds the tests made inside the first ``d`` parameter loops (``loop_names``).
+    Each largest part of a test that reads only outer loops' parameters is computed once, as a
+    local ``fixed_<n>``, in the loop of the last parameter it reads (at the top for none), after
+    that loop's own tests; the tests in ``levels`` are rewritten to read the locals. Returns the
+    locals to assign at each depth, as ``(name, source)`` pairs; equal parts share a local.
+    """
+    hoisted: list[list[tuple[str, str]]] = [[] for _ in levels]
+    known: dict[str, str] = {}
+
+    class Rewrite(ast.NodeTransformer):
+        def __init__(self, depth, tree):
+            self.depth = depth
+            self.inner = {n.id for comprehension in ast.walk(tree)
+                          if isinstance(comprehension, ast.comprehension)
+                          for n in ast.walk(comprehension.target) if isinstance(n, ast.Name)}
+
+        def visit(self, node):
+            if not isinstance(node, ast.expr) or isinstance(node, (ast.Name, ast.Constant)):
+                return self.generic_visit(node)
+            level = _level(node, loop_names, self.inner)
+            if level is not None and level < self.depth \
+                    and all(isinstance(n, _HOISTABLE) for n in ast.walk(node)) and _safe_lookups(node):
+                src = ast.unparse(node)
+                if src not in known:
+                    known[src] = f"fixed_{len(known) + 1}"
+                    hoisted[level].append((known[src], src))
+                return ast.copy_location(ast.Name(known[src], ast.Load()), node)
+            return self.generic_visit(node)
+
+    for depth in range(1, len(levels)):
+        trees = [ast.parse(test, mode="eval") for test in levels[depth]]
+        levels[depth] = [f"({ast.unparse(Rewrite(depth, tree).visit(tree).body)})" for tree in trees]
+    return hoisted
+
+
+def _level(node, loop_names: list[str], inner: set) -> int | None:
+    """How many parameter loops must run before ``node`` can be computed (None: never outside
+    the test, as it reads a name bound inside it (in ``inner``), or not worth it, as it reads
+    no name)."""
+    names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+    if not names:
+        return None                          # a constant: nothing to gain
+    level = 0
+    for name in names:
+        if name in loop_names:
+            level = max(level, loop_names.index(name) + 1)
+        elif name in inner:                  # a variable of a count, any, all, sum, ... inside
+            return None
+    return level
+
+
+def _safe_lookups(node) -> bool:
+    """Whether every ``X[i]`` in ``node`` looks up the state or a board table, which every value
+    computed there indexes without fail (none, -1, reads the last item); spec tables may not."""
+    return all(not isinstance(n, ast.Subscript) or
+               (isinstance(n.value, ast.Name) and not n.value.id.startswith("TABLE_")) or
+               isinstance(n.value, ast.Subscript)
+               for n in ast.walk(node))
 
 
 def _index(items: list, item) -> int:

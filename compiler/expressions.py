@@ -11,6 +11,8 @@ Errors are :class:`rulecraft.errors.SpecError` (RC3xx) pointing at the offending
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import operator
+from typing import Callable
 
 from lark import Token, Tree
 
@@ -29,6 +31,7 @@ class Code:
 
     src: str
     type: object
+    counted: tuple | None = None   # a count(x in S where C): (x, S, C) as Python source, for comparisons
 
 
 @dataclass
@@ -64,6 +67,31 @@ class Env:
     events: dict = field(default_factory=dict)             # event kind -> {key: type}
     procedures: dict = field(default_factory=dict)         # statement calls: name -> callable
     lines_needed: set = field(default_factory=set)         # lengths n used in lines(n)
+    piece_index: "PieceIndex | None" = None                # pieces per team and space (a board with pieces)
+    allocate: Callable | None = None                       # size -> base of new state slots
+
+
+@dataclass
+class PieceIndex:
+    """Slots counting each team's pieces on each space, kept up to date by every write to a
+    piece's ``at`` (``move_piece`` in the generated module).
+
+    Team ``t`` has ``width`` slots: first its pieces off the board, then one per space, so the
+    count of ``t``'s pieces on space ``z`` (``z`` -1: off the board) is at
+    ``base + 1 + t * width + z``. ``base`` stays None until a formula first reads the index; the
+    model then gives it slots at the end of the state.
+    """
+
+    teams: int
+    width: int
+    base: int | None = None
+
+    def slot(self, team_src: str, space_src: str) -> str:
+        """Python source reading how many pieces of team ``team_src`` stand on ``space_src``."""
+        literal = team_src.strip("()")
+        if literal.isdigit():
+            return f"s[{self.base + 1 + self.width * int(literal)} + {space_src}]"
+        return f"s[{self.base + 1} + {self.width} * {team_src} + {space_src}]"
 
 
 def _arithmetic(op):
@@ -117,9 +145,11 @@ class ExpressionCompiler:
     def _where(text, node):
         if isinstance(node, Token) and node.start_pos is not None:
             return text.at(node.start_pos) if isinstance(text, Text) else None
-        meta = getattr(node, "meta", None)
-        if meta is not None and not meta.empty:
-            return text.at(meta.start_pos) if isinstance(text, Text) else None
+        # trees carry no positions (the parser is faster without): a tree starts at its first token
+        first = next((token for token in node.scan_values(lambda value: isinstance(value, Token))
+                      if token.start_pos is not None), None) if isinstance(node, Tree) else None
+        if first is not None:
+            return text.at(first.start_pos) if isinstance(text, Text) else None
         return text.position if isinstance(text, Text) else None
 
     # ---------- expressions ----------
@@ -280,7 +310,7 @@ class ExpressionCompiler:
             code = self.expr(function.tree, function.body, inner)
         finally:
             self._inlining.pop()
-        return Code(f"({code.src})", code.type)
+        return Code(f"({code.src})", code.type, code.counted)
 
     def _e_gather(self, tree, text, scope):
         name_token, value_tree, var_token, coll_tree, cond_tree = tree.children
@@ -316,6 +346,45 @@ class ExpressionCompiler:
         inner[str(var)] = Binding(local, collection.type.item)
         return local, collection, self._bool(cond_tree, text, inner), inner
 
+    def pieces_on(self, tree, text, scope) -> Code | None:
+        """``count(p in T.pieces where p.at == Z)`` (or ``pieces`` for every team, or ``Z ==
+        p.at``) read from the piece index instead of counted; None for any other selection.
+
+        ``tree`` is the selection; ``T`` and ``Z`` must not mention ``p``. The index's slots are
+        allocated on first use.
+        """
+        index = self.env.piece_index
+        var_tree, coll_tree, cond_tree = tree.children
+        if index is None or var_tree.data != "name" or cond_tree.data != "compare" \
+                or str(cond_tree.children[1]) != "==":
+            return None
+        var = str(var_tree.children[0])
+        left, _, right = cond_tree.children
+        if not _is_at_of(left, var):
+            left, right = right, left
+        if not _is_at_of(left, var) or _mentions(right, var):
+            return None
+        if coll_tree.data == "attr" and str(coll_tree.children[1]) == "pieces" \
+                and not _mentions(coll_tree, var):
+            owner = self.expr(coll_tree.children[0], text, scope)
+            if owner.type != T.TEAM:
+                return None
+            teams = [owner.src]
+        elif coll_tree.data == "name" and str(coll_tree.children[0]) == "pieces" and "pieces" not in scope:
+            teams = [repr(t) for t in range(index.teams)]
+        else:
+            return None
+        space = self.expr(right, text, scope)
+        if not T.compatible(T.SPACE, space.type):
+            return None
+        if index.base is None:
+            index.base = self.env.allocate(index.teams * index.width)
+        return Code("(" + " + ".join(index.slot(t, space.src) for t in teams) + ")", T.INT)
+
+    def move_piece(self, piece_src: str, space_src: str) -> str:
+        """The statement putting a piece on a space (-1: off the board), keeping the piece index."""
+        return f"move_piece(s, {piece_src}, {space_src})"
+
     def _collection(self, tree, text, scope) -> Code:
         code = self.expr(tree, text, scope)
         if not isinstance(code.type, T.ListOf):
@@ -341,6 +410,8 @@ class ExpressionCompiler:
         if kind is None:
             raise self.error(text, no, f"both branches must give the same type: "
                              f"{T.describe(a.type)} and {T.describe(b.type)}", "RC310")
+        if test in ("0", "1"):        # decided when compiling: keep only the branch taken
+            return Code((a if test == "1" else b).src, kind)
         return Code(f"({a.src} if {test} else {b.src})", kind)
 
     def _e_or_op(self, tree, text, scope):
@@ -364,7 +435,11 @@ class ExpressionCompiler:
         else:
             self._require(left, T.INT, text, left_tree, f"the left side of '{op}'")
             self._require(right, T.INT, text, right_tree, f"the right side of '{op}'")
-        return Code(f"({left.src} {op} {right.src})", T.BOOL)
+        constants = _literal(left.src), _literal(right.src)
+        if None not in constants:     # e.g. a team given to a definition as a fixed value
+            return Code(repr(int(_COMPARE[str(op)](*constants))), T.BOOL)
+        return _count_test(left, str(op), right) or _count_test(right, _FLIPPED[str(op)], left) \
+            or Code(f"({left.src} {op} {right.src})", T.BOOL)
 
     def _e_in_op(self, tree, text, scope, negate=False):
         item = self.expr(tree.children[0], text, scope)
@@ -405,7 +480,7 @@ class ExpressionCompiler:
         kind = tree.data
         if kind in ("assign", "add_assign", "sub_assign"):
             target_tree, value_tree = tree.children
-            target = self._target(target_tree, text, scope)
+            target, owner = self._target(target_tree, text, scope)
             value = self.expr(value_tree, text, scope)
             if kind == "assign":
                 if not T.compatible(target.type, value.type):
@@ -413,7 +488,10 @@ class ExpressionCompiler:
                                      f"a place for {T.describe(target.type)}", "RC310")
                 # booleans are stored as 0/1 so that a state is a list of plain ints
                 src = f"int({value.src})" if value.type == T.BOOL and value.src not in ("0", "1") else value.src
-                lines.append(f"{pad}{target.src} = {src}")
+                if owner is not None and owner.type == T.PIECE and str(target_tree.children[1]) == "at":
+                    lines.append(pad + self.move_piece(owner.src, src))
+                else:
+                    lines.append(f"{pad}{target.src} = {src}")
                 hidden = self._reveal_slot_of(target_tree)
                 if hidden is not None:   # a new secret value is hidden until revealed again
                     lines.append(f"{pad}s[{hidden}] = 0")
@@ -488,7 +566,8 @@ class ExpressionCompiler:
         if len(lines) == before:
             lines.append("    " * indent + "pass")
 
-    def _target(self, tree, text, scope) -> Code:
+    def _target(self, tree, text, scope) -> tuple[Code, Code | None]:
+        """The place an assignment changes, and the entity owning it (None for a global field)."""
         if tree.data == "name":
             word = str(tree.children[0])
             binding = scope.get(word) or self.env.names.get(word)
@@ -496,13 +575,13 @@ class ExpressionCompiler:
                 what = "unknown name" if binding is None else "it cannot be changed"
                 raise self.error(text, tree, f"cannot assign to '{word}': {what}", "RC314",
                                  "only state fields can change; declare it under state:")
-            return Code(binding.code, binding.type)
+            return Code(binding.code, binding.type), None
         owner = self.expr(tree.children[0], text, scope)
         code, assignable = self._attribute(owner, str(tree.children[1]), text, tree.children[1])
         if not assignable:
             raise self.error(text, tree.children[1], f"'{tree.children[1]}' is fixed by the "
                              "board or the pieces and cannot be changed", "RC314")
-        return code
+        return code, owner
 
     def _event(self, tree, text, scope, rule) -> str:
         name_token, kwargs = tree.children
@@ -523,6 +602,56 @@ class ExpressionCompiler:
 
 def _args(tree) -> list:
     return list(tree.children) if tree is not None else []
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
+            "<=": operator.le, ">=": operator.ge}
+
+
+def _literal(src: str) -> int | None:
+    """The value of Python source that is a plain whole number (in parentheses or not), or None."""
+    inner = src.strip("()")
+    negative = inner.startswith("-")
+    digits = inner[1:] if negative else inner
+    return (-int(digits) if negative else int(digits)) if digits.isdigit() else None
+
+
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def _count_test(count: Code, op: str, bound: Code) -> Code | None:
+    """``count(x in S where C) op k`` for a whole number ``k``, as a test that stops going through
+    S as soon as the answer is known (``any`` for more than none, ``at_least`` otherwise); None
+    when ``count`` is no such count or ``k`` no plain number."""
+    k = _literal(bound.src)
+    if count.counted is None or k is None or k < 0:
+        return None
+    var, collection, cond = count.counted
+    # the least number of items satisfying C that makes the test true, and whether it is negated
+    least, negate = {">=": (k, False), ">": (k + 1, False), "<": (k, True), "<=": (k + 1, True),
+                     "==": (1, True) if k == 0 else (None, False),
+                     "!=": (1, False) if k == 0 else (None, False)}[op]
+    if least is None:
+        return None
+    if least == 0:
+        return Code("0" if negate else "1", T.BOOL)
+    if least == 1:
+        test = f"any({cond} for {var} in {collection})"
+    else:
+        test = f"at_least({least}, ({var} for {var} in {collection} if {cond}))"
+    return Code(f"(not {test})" if negate else test, T.BOOL)
+
+
+def _is_at_of(tree, var: str) -> bool:
+    """Whether ``tree`` is ``var.at``."""
+    return (tree.data == "attr" and str(tree.children[1]) == "at" and tree.children[0].data == "name"
+            and str(tree.children[0].children[0]) == var)
+
+
+def _mentions(tree, var: str) -> bool:
+    """Whether the name ``var`` appears anywhere in ``tree``."""
+    return any(isinstance(token, Token) and token.type == "NAME" and str(token) == var
+               for token in tree.scan_values(lambda _: True))
 
 
 def _local(token) -> str:

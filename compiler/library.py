@@ -51,9 +51,13 @@ def _quantifier(name):
         _arity(compiler, args, text, tree, name, 1)
         arg = args[0]
         if arg.data == "selection":
+            indexed = compiler.pieces_on(arg, text, scope) if name == "count" else None
+            if indexed is not None:
+                return indexed
             var, collection, cond, _ = compiler.selection(arg, text, scope)
             if name == "count":
-                return Code(f"sum(1 for {var} in {collection.src} if {cond})", T.INT)
+                return Code(f"sum(1 for {var} in {collection.src} if {cond})", T.INT,
+                            (var, collection.src, cond))
             return Code(f"{name}({cond} for {var} in {collection.src})", T.BOOL)
         if name == "all":
             raise compiler.error(text, arg, "all() needs a condition: all(x in S where C)", "RC308")
@@ -142,8 +146,7 @@ def _move(compiler, args, text, scope, tree):
     _arity(compiler, args, text, tree, "move", 2)
     piece = _typed(compiler, args[0], text, scope, T.PIECE, "the piece to move")
     where = _typed(compiler, args[1], text, scope, T.SPACE, "the destination")
-    at_format = compiler.env.attributes[(T.PIECE, "at")][0]
-    return [f"{at_format.format(piece.src)} = {where.src}"]
+    return [compiler.move_piece(piece.src, where.src)]
 
 
 FUNCTIONS = {

@@ -21,7 +21,7 @@ import re
 from rulecraft.errors import Position, SpecError, did_you_mean
 from rulecraft.compiler import library
 from rulecraft.compiler import types as T
-from rulecraft.compiler.expressions import Binding, Env, ExpressionCompiler, Function
+from rulecraft.compiler.expressions import Binding, Env, ExpressionCompiler, Function, PieceIndex
 from rulecraft.loader import Mapping, Sequence, Text, plain as _plain
 
 SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
@@ -126,6 +126,7 @@ class GameIR:
     open_questions: list
     first_turn_node: int
     kind_symbols: list = field(default_factory=list)    # a kind's symbol in piece labels, or None
+    piece_index: PieceIndex | None = None                 # pieces per team and space, when read
     constants: dict = field(default_factory=dict)       # zero-argument defines with a fixed number
 
 
@@ -202,6 +203,12 @@ class SpecReader:
                                  "share one namespace")
         self.env.names[name] = binding
 
+    def _allocate(self, size: int) -> int:
+        """Reserve ``size`` state slots after the fields declared so far; returns the first."""
+        base = self.slots
+        self.slots += size
+        return base
+
     def rule_of(self, mapping, where) -> str:
         if "rule" not in mapping:
             raise SpecError(f"{where} needs a rule id ('rule: \"4.1\"') naming its rulebook section",
@@ -240,6 +247,7 @@ class SpecReader:
             self.compile_node(node, nodes, actions)
         for action in actions:
             self.compile_action(action, nodes)
+        index = self.env.piece_index
         return GameIR(
             meta=meta, options=options, teams=self.teams, spaces=board["spaces"],
             grid=board["grid"], space_attributes=board["attributes"], neighbors=board["neighbors"],
@@ -251,7 +259,8 @@ class SpecReader:
             invariants=invariants, max_plies=max_plies, events=self.env.events,
             open_questions=self.read_open_questions(data.get("open_questions")),
             first_turn_node=first_turn, kind_symbols=self.kind_symbols,
-            constants=self.constants())
+            constants=self.constants(),
+            piece_index=index if index is not None and index.base is not None else None)
 
     def read_game(self, game) -> dict:
         self.keys(game, "game:", ("id", "title", "teams"),
@@ -544,6 +553,9 @@ class SpecReader:
             kind = T.STEPS if key in self.step_attributes else T.INT
             attrs[(T.PIECE, key)] = (f"KIND_{key.upper()}[PIECE_KIND[{{0}}]]", kind, False)
             attrs[(T.KIND, key)] = (f"KIND_{key.upper()}[{{0}}]", kind, False)
+        if count and board["spaces"]:
+            self.env.piece_index = PieceIndex(len(self.teams), len(board["spaces"]) + 1)
+            self.env.allocate = self._allocate
         attrs[(T.TEAM, "pieces")] = ("TEAM_PIECES[{0}]", T.ListOf(T.PIECE), False)
         attrs[(T.SPACE, "pieces")] = (f"tuple(p for p in range({count}) if s[{at_base} + p] == {{0}})",
                                       T.ListOf(T.PIECE), False)

@@ -80,11 +80,18 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader with the YAML 1.2 core schema and positioned results."""
 
 
-_Loader.yaml_implicit_resolvers = {}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(true|false)$"), list("tf"))
-_Loader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(null|~|)$"), ["n", "~", ""])
-_Loader.add_implicit_resolver("tag:yaml.org,2002:int", _INT, list("-+0123456789"))
-_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+.0123456789"))
+class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """:class:`_Loader` on libyaml's parser when PyYAML has it: about ten times faster, with the
+    same nodes and marks. Its error messages differ, so a file it refuses is read again by
+    :class:`_Loader` for the message."""
+
+
+for _class in (_Loader, _FastLoader):
+    _class.yaml_implicit_resolvers = {}
+    _class.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(true|false)$"), list("tf"))
+    _class.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(null|~|)$"), ["n", "~", ""])
+    _class.add_implicit_resolver("tag:yaml.org,2002:int", _INT, list("-+0123456789"))
+    _class.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+.0123456789"))
 
 
 def _position(loader: _Loader, mark) -> Position:
@@ -129,10 +136,11 @@ def _construct_sequence(loader: _Loader, node) -> Sequence:
     return result
 
 
-_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+for _class in (_Loader, _FastLoader):
+    _class.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _class.add_constructor("tag:yaml.org,2002:str", _construct_str)
+    _class.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+    _class.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
 
 
 def _offsets(loader: _Loader, node) -> list[Position]:
@@ -189,11 +197,14 @@ def load_yaml(path: str, text: str | None = None):
     """
     if text is None:
         text = read_spec(path)
-    loader = _Loader(text)
-    loader.spec_file = path
-    loader.spec_text = text
     try:
-        return loader.get_single_data()
+        return _load(_FastLoader, path, text)
+    except SpecLoadError:
+        raise
+    except yaml.YAMLError:
+        pass                 # read again below, for the pure-Python parser's clearer message
+    try:
+        return _load(_Loader, path, text)
     except SpecLoadError:
         raise
     except (yaml.MarkedYAMLError, ConstructorError) as error:
@@ -204,6 +215,15 @@ def load_yaml(path: str, text: str | None = None):
     except yaml.YAMLError as error:
         raise SpecLoadError(f"this is not valid YAML: {error}", Position(path, 1, 1),
                             code="RC101") from None
+
+
+def _load(loader_class, path: str, text: str):
+    """The positioned data of ``text`` read by ``loader_class``; YAML errors propagate."""
+    loader = loader_class(text)
+    loader.spec_file = path
+    loader.spec_text = text
+    try:
+        return loader.get_single_data()
     finally:
         loader.dispose()
 

@@ -24,6 +24,7 @@ SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
 RETURN = -4
 STOP = -2
 FINISH = -3
+MAX_AUTOMATIC_STEPS = 100_000   # automatic flow steps between two decisions before it is a loop
 
 
 class Game:
@@ -41,6 +42,7 @@ class Game:
         self.max_chance_outcomes = max((len(d.outcomes) for d in rules.dice.values()), default=0)
         self.max_game_length = rules.max_plies
         self._action_bases = [a.base for a in rules.actions]
+        self._decoded: dict[int, tuple] = {}     # action id -> (ActionDef, parameter values)
         self._field = {f.name: f for f in rules.fields}
         self._hidden = [f for f in rules.fields if f.visible == "owner"]
         # (return node, action name) -> the phase whose choice offered that action: an action's
@@ -74,6 +76,17 @@ class Game:
             else:
                 high = middle - 1
         return self.rules.actions[low]
+
+    def decoded(self, action_id: int) -> tuple:
+        """``(ActionDef, parameter values)`` of a decision action id (remembered once computed).
+
+        Raises TypeError when ``action_id`` is no action id of this game.
+        """
+        found = self._decoded.get(action_id)
+        if found is None:
+            definition = self.action_def(action_id)
+            found = self._decoded[action_id] = (definition, definition.decode(action_id))
+        return found
 
     def action_notation(self, action_id: int) -> str:
         """The human notation of a decision action id, e.g. ``place b2`` (no state needed)."""
@@ -143,7 +156,9 @@ class Game:
                 raise ValueError("its flow position is outside the game's turn structure")
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             raise RulecraftError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
-        return State(self, list(values), ply)
+        state = State(self, list(values), ply)
+        state.refresh()
+        return state
 
 
 class State:
@@ -157,6 +172,13 @@ class State:
         self.ply = ply
         self._legal = None
         self._actor = None
+
+    def refresh(self) -> None:
+        """Call after writing to ``s`` directly (scenario edits): rebuilds the indexes the
+        compiled rules keep (pieces per team and space) and forgets the cached decision."""
+        if self.game.rules.reindex is not None:
+            self.game.rules.reindex(self.s)
+        self._legal = self._actor = None
 
     # ---------- who acts ----------
     def node(self):
@@ -247,40 +269,48 @@ class State:
     def apply_unchecked(self, action: int, events: list | None = None) -> None:
         """Apply an action known to be legal (bots and playouts); no check is made."""
         s = self.s
-        rules = self.game.rules
+        game = self.game
+        rules = game.rules
         node = rules.nodes[s[SLOT_PC]]
         self._legal = None
-        actor = self.current_player()
-        self._actor = None
         self.ply += 1
-        phase = node.phase
-        if node.in_action:
-            phase = self.game._offering_phase.get((s[SLOT_RETURN], node.phase), phase)
-        if node.kind == "roll":
+        phase = None               # the phase the action is taken in: only events need it
+        if events is not None:
+            phase = node.phase
+            if node.in_action:
+                phase = game._offering_phase.get((s[SLOT_RETURN], node.phase), phase)
+        kind = node.kind
+        if kind == "roll":
+            self._actor = None
             die = rules.dice[node.die]
             value = die.outcomes[action]
             if events is not None:
                 events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type}))
             self._jump(node.run(s, value, events), node.next, node)
         else:
-            definition = self.game.action_def(action)
+            actor = self._actor if self._actor is not None else self.current_player()
+            self._actor = None
+            definition, values = game.decoded(action)
             if events is not None:
                 events.append(("action", definition.rule, {"team": actor, "action": action,
-                                                          "notation": self.game.action_notation(action),
-                                                          "secret": node.kind == "secret"}))
-            result = definition.apply(s, actor, *definition.decode(action), events)
-            if node.kind == "secret":
+                                                          "notation": game.action_notation(action),
+                                                          "secret": kind == "secret"}))
+            result = definition.apply(s, actor, *values, events)
+            if kind == "secret":
                 s[SLOT_PENDING] &= ~(1 << actor)
                 if s[SLOT_PENDING] and result is None:
                     self._advance(events, phase)
                     return
-            if result is None and definition.subflow is not None:
-                s[SLOT_RETURN] = node.next
-                result = definition.subflow
-            elif result == STOP:
-                result = self._past(node)
-            self._jump(result, node.next, node)
-        self._triggers(events)
+            if result is None:
+                if definition.subflow is not None:
+                    s[SLOT_RETURN] = node.next
+                    s[SLOT_PC] = definition.subflow
+                else:
+                    s[SLOT_PC] = s[SLOT_RETURN] if node.next == RETURN else node.next
+            else:
+                self._jump(self._past(node) if result == STOP else result, node.next, node)
+        if rules.triggers is not None:
+            self._triggers(events)
         self._advance(events, phase)
 
     def _past(self, node) -> int:
@@ -304,7 +334,7 @@ class State:
             raise DeadEndError(f"'stop' used outside a choice in phase {node.phase} (rule {node.rule})")
 
     def _triggers(self, events) -> None:
-        if not self.s[SLOT_DONE]:
+        if not self.s[SLOT_DONE] and self.game.rules.triggers is not None:
             result = self.game.rules.triggers(self.s, events)
             if result is not None:
                 self._jump(result, self.s[SLOT_PC], self.node())
@@ -318,8 +348,9 @@ class State:
         loop: list[int] = []
         s = self.s
         nodes = self.game.rules.nodes
-        for step in range(100_000):
-            if step > 99_990:
+        triggers = self.game.rules.triggers
+        for step in range(MAX_AUTOMATIC_STEPS):
+            if step > MAX_AUTOMATIC_STEPS - 10:
                 loop.append(s[SLOT_PC])
             if s[SLOT_DONE]:
                 if events is not None:
@@ -328,15 +359,20 @@ class State:
             node = nodes[s[SLOT_PC]]
             if node.guard is not None and not (node.kind == "secret" and s[SLOT_PENDING]) \
                     and not node.guard(s):
-                self._jump(None, node.skip, node)
+                s[SLOT_PC] = s[SLOT_RETURN] if node.skip == RETURN else node.skip
                 continue
             if events is not None and node.phase != phase and not node.in_action:
                 events.append(("phase", node.rule, {"phase": node.phase}))
                 phase = node.phase
             kind = node.kind
             if kind == "do":
-                self._jump(node.run(s, events), node.next, node)
-                self._triggers(events)
+                result = node.run(s, events)
+                if result is None:
+                    s[SLOT_PC] = s[SLOT_RETURN] if node.next == RETURN else node.next
+                else:
+                    self._jump(result, node.next, node)
+                if triggers is not None:
+                    self._triggers(events)
             elif kind == "after":
                 s[SLOT_PC] = node.target if node.run(s) else node.next
             elif kind == "roll":
@@ -357,8 +393,8 @@ class State:
                         f"in phase {node.phase} (rule {node.rule}): the rules reached a dead end")
                 return
         where = " → ".join(f"{nodes[i].phase} (rule {nodes[i].rule}, step {i})" for i in loop)
-        raise DeadEndError("the rules ran 100000 automatic steps without a decision, an endless "
-                           f"loop through {where}")
+        raise DeadEndError(f"the rules ran {MAX_AUTOMATIC_STEPS} automatic steps without a "
+                           f"decision, an endless loop through {where}")
 
     def _refusal(self, action) -> IllegalActionError:
         if self.s[SLOT_DONE]:

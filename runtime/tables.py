@@ -144,11 +144,12 @@ class RuleTables:
     nodes: tuple
     actions: tuple
     num_distinct_actions: int
-    triggers: Callable
+    triggers: Callable | None  # None: the game has no triggers
     returns: Callable
     returns_range: tuple
     evaluation: Callable
     invariants: tuple          # (name, rule, "holds" | "never_decreases", formula(s))
     max_plies: int
     events: dict
+    reindex: Callable | None = None   # reindex(s): rebuild the compiler's indexes after s was edited
     tables: dict = None        # name -> TableDef: the spec's tables, for rulebooks and tests

@@ -12,12 +12,12 @@ A failure raises :class:`ScenarioError` naming the scenario, the step and the va
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from rulecraft.errors import IllegalActionError, RulecraftError, ScenarioError, SpecError
 from rulecraft.loader import load_yaml, plain
 from rulecraft.runtime.engine import CHANCE, SLOT_PC, SLOT_PENDING, TERMINAL, Game, State
+from rulecraft.runtime.notation import action_id
 
 STEP_KINDS = ("do", "roll", "refuse", "expect")
 EXPECT_KEYS = ("fields", "events", "no_events", "legal", "legal_includes", "legal_excludes",
@@ -136,20 +136,11 @@ def _apply(state: State, step, label: str, events: list) -> None:
     state.apply(action, events)
 
 
-@lru_cache(maxsize=8)
-def _ids_by_notation(game: Game) -> dict:
-    """Each notation of the game's action table with its first id, built once per game."""
-    ids: dict = {}
-    for action, notation in game.action_table():
-        ids.setdefault(notation, action)
-    return ids
-
-
 def _refuse(state: State, step: dict, label: str) -> None:
     notation = str(step["refuse"])
     if _find(state, notation) is not None:
         raise ScenarioError(f"{label}: '{notation}' should be refused but is legal")
-    action = _ids_by_notation(state.game).get(notation)
+    action = action_id(state.game, notation)
     if action is None:
         raise ScenarioError(f"{label}: '{notation}' is not the notation of any action of the game")
     before = state.clone()
@@ -207,6 +198,9 @@ def _expect(state: State, expected: dict, events: list, label: str) -> None:
         if str(notation) not in legal:
             raise ScenarioError(f"{label}: '{notation}' should be legal but is not")
     for notation in expected.get("legal_excludes") or []:
+        if action_id(game, str(notation)) is None:
+            raise ScenarioError(f"{label}: '{notation}' is not the notation of any action of the "
+                                "game, so excluding it checks nothing")
         if str(notation) in legal:
             raise ScenarioError(f"{label}: '{notation}' should not be legal but is")
     if "returns" in expected:
@@ -286,7 +280,7 @@ def _edit(state: State, position: dict, where: str) -> None:
             raise ScenarioError(f"{where}: no phase '{position['phase']}'")
         state.s[SLOT_PC] = starts[0]
         state.s[SLOT_PENDING] = 0
-    state._legal = state._actor = None
+    state.refresh()
     try:
         state._advance(None, None)
     except RulecraftError as error:

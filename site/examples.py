@@ -16,6 +16,7 @@ from __future__ import annotations
 from rulecraft.errors import IllegalActionError
 from rulecraft.runtime.engine import CHANCE, TERMINAL
 from rulecraft.runtime.narrate import Narrator
+from rulecraft.runtime.notation import action_id
 from rulecraft.runtime.scenario import run_scenario
 
 SILENT_EVENTS = ("action", "roll")   # shown as the chosen option and as dice instead
@@ -241,8 +242,7 @@ def _refusals(scenario, frames) -> dict[int, list]:
             state = frames[frame].state
             game = state.game
             notation = str(step["refuse"])
-            action = next(a for a in range(game.rules.num_distinct_actions)
-                          if game.action_notation(a) == notation)
+            action = action_id(game, notation)
             try:
                 state.clone().apply(action)
             except IllegalActionError as error:

@@ -3,7 +3,8 @@
 An event is ``(kind, rule id, values)``. The built-in kinds are ``phase``, ``action``, ``roll``
 and ``end``; a spec adds its own with ``event name(key: value, ...)``. A game's text file
 (``text/<lang>.yaml``, key ``events:``) gives a Jinja2 template per kind, with the event's values
-and ``rule`` as variables (names already shown as names); kinds without a template print as
+and ``rule`` as variables (names already shown as names; a ``phase`` message gets the phase's
+title as ``phase`` and its spec name as ``id``); kinds without a template print as
 ``kind (rule r) key=value …``. A template naming an unknown variable is an error, never blank.
 """
 
@@ -54,6 +55,7 @@ class Narrator:
         for key, value in values.items():
             if kind == "phase":
                 shown[key] = self.phases.get(value, value)
+                shown["id"] = value
             elif kind in ("action", "end") and key == "team":
                 shown[key] = game.display("team", value)
             elif kind == "roll" and key == "value":

@@ -81,6 +81,12 @@ class Namespace:
         return ", ".join(str(v) for v in self._items.values())
 
 
+def namespace_items(namespace: "Namespace") -> dict:
+    """The keys and values of a :class:`Namespace` as a dict (a namespace has no methods of its
+    own, so that every attribute a template reads is one of its keys)."""
+    return dict(namespace._items)
+
+
 class Term(str):
     """A glossary term: prints as its base form; ``.gen``, ``.pl`` … are its grammatical forms."""
 

@@ -43,6 +43,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
     markers = [f for f in rules.fields if f.of is None and f.type in ("space", "piece") and f.show]
     flags = [f for f in rules.fields if f.of == "piece" and f.type in ("bool", "piece") and f.show]
     refusals = _refusals(scenario, frames)
+    phases = enclosing_phases(rules)
     data = {
         "id": scenario.id,
         "spaces": list(rules.spaces),
@@ -65,7 +66,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
-            "phase": narrator.phases.get(state.phase()[0], state.phase()[0]),
+            "phase": narrator.phases.get(phases[state.phase()[0]], state.phase()[0]),
             "actor": _actor(state, names),
             "status": renderer.render(status, **state.describe()) if status else "",
             "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"])}
@@ -201,6 +202,23 @@ def _actor(state, names: Names) -> dict:
         return {"kind": "chance"}
     return {"kind": "team", "team": player, "name": str(names.word(state.game.teams[player])),
             "secret": state.is_secret()}
+
+
+def enclosing_phases(rules) -> dict[str, str]:
+    """Each step's phase name → the turn phase a reader sees it in: the steps of an action's
+    ``then:`` are named after the action and belong to the phase whose decision offers it."""
+    turn_phases = {node.phase for node in rules.nodes if not node.in_action}
+    offered: dict[str, str] = {}
+    for node in rules.nodes:
+        for index in node.actions:
+            offered.setdefault(rules.actions[index].name, node.phase)
+    result = {}
+    for name in {node.phase for node in rules.nodes}:
+        phase, hops = name, 0
+        while phase not in turn_phases and phase in offered and hops < len(offered):
+            phase, hops = offered[phase], hops + 1
+        result[name] = phase
+    return result
 
 
 def _legal(state, names: Names) -> dict:

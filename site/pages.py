@@ -17,7 +17,8 @@ from pathlib import Path
 import jinja2
 
 from rulecraft.site.board import board_svg
-from rulecraft.site.context import markdown_escape, table_markdown, term_label
+from rulecraft.site.context import (Namespace, markdown_escape, namespace_items, table_markdown,
+                                    term_label, upfirst)
 from rulecraft.site.examples import PLAY_TEMPLATES, Names, player_data
 from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import PAGES, TextError
@@ -33,7 +34,8 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              undefined=jinja2.StrictUndefined, autoescape=False,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters["attr"] = lambda value: escape(json.dumps(value, ensure_ascii=False), quote=True)
+    env.filters["attr"] = lambda value: escape(json.dumps(
+        namespace_items(value) if isinstance(value, Namespace) else value, ensure_ascii=False), quote=True)
     env.filters["anchor"] = lambda value: "{#" + str(value) + "}"
     env.filters["yaml_string"] = lambda value: json.dumps(str(value), ensure_ascii=False)
     env.filters["indent4"] = lambda text: "\n".join(("    " + line) if line else line
@@ -49,7 +51,7 @@ class GamePages:
     the examples page); after :meth:`write`, ``example_data`` holds each example's player data.
     """
 
-    def __init__(self, book, language: str, labels: dict | None = None, frames: dict | None = None):
+    def __init__(self, book, language: str, labels: Namespace | None = None, frames: dict | None = None):
         self.book = book
         self.language = language
         self.texts = book.texts[language]
@@ -94,7 +96,7 @@ class GamePages:
                 f"{', '.join(markdown_escape(str(v)) for v in die.outcomes)})" for name, die in rules.dice.items()]
         source = {k: markdown_escape(v) for k, v in (ir.meta.get("source") or {}).items()}
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
-                            pieces=pieces, spaces=len(ir.spaces), dice=dice, source=source,
+                            pieces=pieces, spaces=self._counted(len(ir.spaces), "space"), dice=dice, source=source,
                             version=markdown_escape(ir.meta["version"]),
                             contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
 
@@ -102,6 +104,10 @@ class GamePages:
         if name in self.terms and self.terms[name].countable:
             return self.terms[name].counted(count)
         return f"{count} {self.word(name)}"
+
+    def _space_header(self) -> str:
+        """The board table's first header: the game's own word for a space (zone, square)."""
+        return upfirst(self.word("space")) if "space" in self.terms else self.labels["space"]
 
     def _board(self) -> str:
         ir = self.book.ir()
@@ -126,7 +132,7 @@ class GamePages:
                      "spaces": list(ir.spaces), "markers": [],
                      "frames": [{"at": at, "markers": []}]}
         return self._render("board.md.j2", "board", svg=svg, rows=rows,
-                            headers=[self.labels["space"], self.labels["neighbours"]] + list(attributes.values()),
+                            headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
                             areas=[(self.word(a), [ir.spaces[i] for i in members]) for a, members in areas.items()],
                             start=start)
 
@@ -230,12 +236,14 @@ def start_positions(book) -> list[int]:
     return [state.s[field.base + piece] for piece in range(field.size)]
 
 
-def site_labels(texts) -> dict:
-    """The site's shared labels (``pages.labels`` of ``site/text/<lang>.yaml``) as a dict."""
-    return {str(k): str(v) for k, v in texts.entry("pages", "labels").items() if k != "source_hash"}
+def site_labels(texts) -> Namespace:
+    """The site's shared labels (``pages.labels`` of ``site/text/<lang>.yaml``); a template
+    reads ``labels.keys`` as the label named keys, and an unknown label fails the build."""
+    return Namespace("labels", {str(k): str(v) for k, v in texts.entry("pages", "labels").items()
+                                if k != "source_hash"})
 
 
-def landing_page(language: str, site_texts, books, labels: dict) -> str:
+def landing_page(language: str, site_texts, books, labels: Namespace) -> str:
     """The landing page of ``language``: the published games with their one-line summaries."""
     entry = site_texts[language].entry("pages", "landing")
     renderer = Renderer({})

@@ -28,7 +28,7 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book
 from rulecraft.site.check import check_book, check_site
 from rulecraft.site.context import glossary_terms
-from rulecraft.site.examples import play
+from rulecraft.site.examples import enclosing_phases, play
 from rulecraft.site.pages import GamePages
 from rulecraft.site.serve import serve
 from rulecraft.site.templating import Renderer
@@ -277,6 +277,9 @@ def test_the_examples_page_shows_every_scenario_as_played_by_the_runtime():
         assert f'{{#{scenario.id}}}' in markdown
         assert [f["at"] for f in data["frames"]] == [
             [frame.state.s[at.base + p] for p in range(at.size)] for frame in frames[scenario.id]]
+    # every label is a text: a label named like a dict method (keys) must not print a method
+    assert "built-in method" not in markdown and "bound method" not in markdown
+    assert "rc-keys\">←" not in markdown and re.search(r'rc-keys">[^<]*Esc', markdown)
 
 
 # ---------------------------------------------------------------- serve
@@ -310,3 +313,9 @@ def _wait_for(condition, what: str, seconds: float = 300) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.2)
+
+
+def test_an_actions_own_steps_show_the_phase_that_offers_the_action():
+    phases = enclosing_phases(load_rules(BALL / "game.yaml"))
+    assert phases["dodge"] == phases["short_pass"] == "action_phase"
+    assert phases["release"] == "release_phase" and phases["end_of_turn"] == "end_of_turn"

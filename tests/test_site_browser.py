@@ -1,6 +1,6 @@
 """The built rulebook site in a real browser: Playwright driving Debian's Chromium.
 
-The site is built once (a copy of ``rulespecs/taktinen``, six languages) and served by a local
+The site is built once (a copy of every game under ``rulespecs/``, six languages) and served by a local
 ``http.server`` thread on 127.0.0.1, at the address given to the build as ``site_url``. No
 browser download is used: ``/usr/bin/chromium`` (Debian's ``chromium`` package) is launched
 headless with networking features off, and every request outside 127.0.0.1 fails a test, so the
@@ -33,7 +33,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = REPO / "test-output"
-PAGES = ["index.md"] + [f"taktinen/{name}" for name in PAGE_FILES.values()]
+GAMES = sorted(p.name for p in (REPO / "rulespecs").iterdir() if (p / "game.yaml").is_file())
+PAGES = ["index.md"] + [f"{game}/{name}" for game in GAMES for name in PAGE_FILES.values()]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason="Debian's chromium is not installed")
 
@@ -57,9 +58,10 @@ def _url(base: str, language: str, page: str) -> str:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """Build the site from a copy of taktinen, serve it, yield its base URL and folders."""
+    """Build the site from a copy of every game, serve it, yield its base URL and folders."""
     root = tmp_path_factory.mktemp("site-root")
-    shutil.copytree(REPO / "rulespecs" / "taktinen", root / "rulespecs" / "taktinen")
+    for game in GAMES:
+        shutil.copytree(REPO / "rulespecs" / game, root / "rulespecs" / game)
     port = _free_port()
     base = f"http://127.0.0.1:{port}/"
     result = build_site(root, out=root / "build" / "site", source=root / "build" / "site-src", site_url=base)
@@ -118,36 +120,54 @@ def test_every_page_loads_without_console_errors(page, site, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_board_svg_is_drawn(page, site, language):
-    page.goto(_url(site["base"], language, "taktinen/board.md"))
-    spaces = page.locator(".rc-board-frame svg.rc-board g.rc-space")
-    assert spaces.count() == 13
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_svg_is_drawn(page, site, game, language):
+    spaces = load_rules(site["root"] / "rulespecs" / game / "game.yaml").spaces
+    page.goto(_url(site["base"], language, f"{game}/board.md"))
+    drawn = page.locator(".rc-board-frame svg.rc-board g.rc-space")
+    assert drawn.count() == len(spaces)
     box = page.locator(".rc-board-frame svg.rc-board").bounding_box()
     assert box["width"] > 200 and box["height"] > 200
-    assert page.locator(".rc-board-frame svg g.rc-space[data-space=C3] rect").bounding_box()["width"] > 20
+    middle = spaces[len(spaces) // 2]
+    assert page.locator(f".rc-board-frame svg g.rc-space[data-space='{middle}'] rect").bounding_box()["width"] > 10
 
 
-@pytest.mark.parametrize("language", ["en", "fi"])
-def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, language):
-    folder = site["root"] / "rulespecs" / "taktinen"
-    rules = load_rules(folder / "game.yaml")
-    game = Game(rules)
-    at = game.field("at")
-    page.goto(_url(site["base"], language, "taktinen/examples.md"))
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, game, language):
+    """Every frame of every example: the pieces stand where the runtime's state puts them, and
+    the highlighted squares are exactly those the runtime's legal actions name."""
+    folder = site["root"] / "rulespecs" / game
+    page.goto(_url(site["base"], language, f"{game}/examples.md"))
     players = page.locator(".rc-player")
     scenarios = load_scenarios(folder)
     assert players.count() == len(scenarios)
     for index, scenario in enumerate(scenarios):
+        runtime = Game(load_rules(folder / "game.yaml", scenario.options))
+        at = runtime.field("at")
         player = players.nth(index)
-        frames = run_scenario(game, scenario)
+        frames = run_scenario(runtime, scenario)
         for number, frame in enumerate(frames):
-            expected = [rules.spaces[s] if s >= 0 else "" for s in frame.state.s[at.base:at.base + at.size]]
-            shown = player.locator("g.rc-piece").evaluate_all("els => els.map(e => e.dataset.space)")
+            state = frame.state
+            expected = [runtime.rules.spaces[s] if s >= 0 else "" for s in state.s[at.base:at.base + at.size]]
+            legal = set() if state.is_terminal() or state.is_chance_node() else {
+                runtime.rules.spaces[value] for action in state.legal_actions()
+                for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
+            shown, highlighted = player.evaluate(
+                "root => [[...root.querySelectorAll('g.rc-piece')].map(e => e.dataset.space),"
+                " [...root.querySelectorAll('g.rc-space.rc-legal')].map(e => e.dataset.space)]")
             assert shown == expected, f"{scenario.id}, frame {number}"
+            assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
             assert player.get_attribute("data-frame") == str(number)
             if number + 1 < len(frames):
                 player.locator(".rc-next-step").click()
         assert not page.problems, page.problems
+
+
+def _params(game, action):
+    """An action's parameter declarations and their values."""
+    definition = game.action_def(action)
+    return definition.params, definition.decode(action)
 
 
 def test_the_keyboard_steps_plays_and_restarts(page, site):

@@ -58,9 +58,10 @@ def player_data(book, scenario, frames, language: str) -> dict:
     for index, frame in enumerate(frames):
         state = frame.state
         following = frames[index + 1].step if index + 1 < len(frames) else None
-        lines = [{"kind": kind, "text": renderer.render(events[kind], piece_name=names.piece_named,
-                                                        **narrator.values(kind, rule, values))}
-                 for kind, rule, values in frame.events if kind not in SILENT_EVENTS]
+        lines = [{"kind": kind, "text": text} for kind, text in (
+            (kind, renderer.render(events[kind], piece_name=names.piece_named,
+                                   **narrator.values(kind, rule, values)))
+            for kind, rule, values in frame.events if kind not in SILENT_EVENTS) if text.strip()]
         where = [state.s[at.base + p] for p in range(at.size)]
         data["frames"].append({
             "at": where,

@@ -153,12 +153,12 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
             legal = set() if state.is_terminal() or state.is_chance_node() else {
                 runtime.rules.spaces[value] for action in state.legal_actions()
                 for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
+            sync_api.expect(player).to_have_attribute("data-frame", str(number))
             shown, highlighted = player.evaluate(
                 "root => [[...root.querySelectorAll('g.rc-piece')].map(e => e.dataset.space),"
                 " [...root.querySelectorAll('g.rc-space.rc-legal')].map(e => e.dataset.space)]")
             assert shown == expected, f"{scenario.id}, frame {number}"
             assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
-            assert player.get_attribute("data-frame") == str(number)
             if number + 1 < len(frames):
                 player.locator(".rc-next-step").click()
         assert not page.problems, page.problems

@@ -228,7 +228,7 @@
     var events = frame.events.length ? frame.events : (this.index === 0 ? [labels.no_events] : []);
     this.list(".rc-events", events, function (node, line) {
       node.className = "rc-event rc-event-" + (line.kind || "start");
-      node.textContent = (line.text || line).trim();
+      node.textContent = (typeof line === "string" ? line : line.text).trim();
     });
     this.list(".rc-refused", frame.refused, function (node, refusal) {
       node.className = "rc-refusal";

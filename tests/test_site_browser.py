@@ -34,6 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = REPO / "test-output"
 GAMES = sorted(p.name for p in (REPO / "rulespecs").iterdir() if (p / "game.yaml").is_file())
+EVERY_EXAMPLE = ("en", "ru")       # languages whose every example is stepped through
 PAGES = ["index.md"] + [f"{game}/{name}" for game in GAMES for name in PAGE_FILES.values()]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason="Debian's chromium is not installed")
@@ -135,14 +136,15 @@ def test_the_board_svg_is_drawn(page, site, game, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
 def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, game, language):
-    """Every frame of every example: the pieces stand where the runtime's state puts them, and
-    the highlighted squares are exactly those the runtime's legal actions name."""
+    """Every frame of the examples: the pieces stand where the runtime's state puts them, and
+    the highlighted squares are exactly those the runtime's legal actions name (every example in
+    two languages, the first few in the others: the player is the same code in every language)."""
     folder = site["root"] / "rulespecs" / game
     page.goto(_url(site["base"], language, f"{game}/examples.md"))
     players = page.locator(".rc-player")
     scenarios = load_scenarios(folder)
     assert players.count() == len(scenarios)
-    for index, scenario in enumerate(scenarios):
+    for index, scenario in enumerate(scenarios if language in EVERY_EXAMPLE else scenarios[:3]):
         runtime = Game(load_rules(folder / "game.yaml", scenario.options))
         at = runtime.field("at")
         player = players.nth(index)
@@ -188,7 +190,7 @@ def test_the_keyboard_steps_plays_and_restarts(page, site):
 
 def test_the_language_selector_lands_on_the_same_page_after_instant_navigation(page, site):
     page.goto(_url(site["base"], "fi", "taktinen/index.md"))
-    page.locator("nav.md-nav--primary a[href$='board/']").first.click()
+    page.locator("nav.md-nav--primary a[href$='taktinen/board/']").first.click()
     page.wait_for_url("**/fi/taktinen/board/")
     page.locator(".md-header .md-select > button").hover()
     page.locator("a.md-select__link[hreflang=ru]").click()

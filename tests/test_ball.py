@@ -6,6 +6,11 @@ the spec, so a changed grid, parity mask or vector in ``rulespecs/ball/game.yaml
 
 from __future__ import annotations
 
+import json
+import re
+
+from helpers import invoke
+
 from rulecraft.compiler import find_game
 from rulecraft.compiler.model import SpecReader
 from rulecraft.loader import load_yaml
@@ -36,3 +41,26 @@ def test_squares_touch_diagonally_only():
         diagonal = {f"{row + dr}{COLUMNS[col + dc - 1]}" for dr in (-1, 1) for dc in (-1, 1)
                     if 1 <= row + dr <= 17 and 1 <= col + dc <= 13}
         assert {board.spaces[n] for n in board.neighbors[index[name]]} == diagonal, name
+
+
+def test_the_readme_match_plays_to_a_touchdown_in_the_seeds_notation_with_the_ap_ledger(tmp_path):
+    log = tmp_path / "ball.log"
+    result = invoke("play", "ball", "--seed", 1, "--log", str(log))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"TOUCHDOWN! (DEF|ATK) \S+ has the ball on \d+[A-M]", result.output)
+    assert re.search(r"(DEF|ATK) [XO□]\d \d+[A-M](-\d+[A-M])+ · [a-z ]+ · -\d AP → \d left", result.output)
+    assert "— Turn 1 · DEF · 2 AP" in result.output
+    replayed = invoke("replay", str(log))
+    assert replayed.exit_code == 0 and "game over" in replayed.output, replayed.output
+
+
+def test_a_person_plays_def_quits_and_resumes(tmp_path):
+    log = tmp_path / "human.log"
+    first = invoke("play", "ball", "--human", "DEF", "--seed", 2, "--log", str(log),
+                   input="DEF X1 moves to 9D\n1\nq\n")
+    assert first.exit_code == 0, first.output
+    moves = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()[1:]]
+    assert moves[0]["actor"] == "DEF" and moves[0]["notation"] == "DEF X1 moves to 9D"
+    second = invoke("play", "ball", "--resume", str(log), "--human", "DEF", input="q\n")
+    assert second.exit_code == 0, second.output
+    assert invoke("replay", str(log)).exit_code == 0

@@ -51,6 +51,35 @@ def _check_bot(bot: str) -> None:
         raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
 
 
+def _narrator(loaded, game: str, language: str, options: dict):
+    """The play-by-play of ``loaded`` in ``language``: English from the spec's names and the
+    game's ``text/en.yaml``; another language of the game's text files through the rulebook's
+    :class:`~rulecraft.site.narration.Narration` (the site extra).
+
+    Raises :class:`RulecraftError`: RC109 for a language the game has no texts in, RC110 when
+    the site extra is not installed.
+    """
+    from rulecraft.compiler import find_game
+    from rulecraft.texts import messages, text_languages
+    folder = find_game(game).parent
+    languages = text_languages(folder)
+    if language not in languages:
+        raise RulecraftError(f"no play-by-play in '{language}' for {loaded.id} "
+                             f"(its languages: {', '.join(languages)})", code="RC109")
+    if language == "en":
+        from rulecraft.runtime.narrate import Narrator
+        return Narrator(loaded, **messages(folder))
+    try:
+        from rulecraft.site.narration import Narration
+    except ModuleNotFoundError as error:
+        if (error.name or "").startswith("rulecraft"):
+            raise
+        raise RulecraftError(f"--lang {language} needs the rulebook extra ({error.name} is not "
+                             "installed): python3 -m pip install 'rulecraft[site]', or from the "
+                             "checkout python3 -m pip install -e '.[site]'", code="RC110") from None
+    return Narration.of_game(folder, language, loaded, options)
+
+
 def _guard(function):
     """Run a command body, printing user errors without a traceback (exit status 1)."""
     try:
@@ -102,6 +131,9 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
          bot: str = typer.Option("greedy", help="Bot for the other teams: greedy or random."),
          log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file)."),
          resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
+         lang: str = typer.Option("en", "--lang", help="Language of the play-by-play and of the "
+                                  "actions offered (one of the game's text files; not en needs "
+                                  "the site extra)."),
          option: list[str] = OptionList):
     """Play a match: bot against bot by default, or people with --human."""
     def body():
@@ -112,7 +144,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         options = _options(option)
         if resume is not None:
             header, _ = read_log(str(resume))
-            loaded = _game(game, header.options)
+            options = header.options
+            loaded = _game(game, options)
             match = replay(loaded, str(resume))
             log_path = str(log or resume)
         else:
@@ -125,10 +158,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                 raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
-        from rulecraft.compiler import find_game
-        from rulecraft.texts import messages
         play_match(match, humans, bot, console, log_path=log_path,
-                   messages=messages(find_game(game).parent))
+                   narrator=_narrator(loaded, game, lang, options))
     _guard(body)
 
 

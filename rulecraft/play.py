@@ -1,8 +1,9 @@
 """Play a match in the terminal: bots and people, a narrated play-by-play, undo, save and resume.
 
-People choose from the numbered legal actions (or type an action's notation); ``u`` undoes their
-last decision (with every roll and bot move after it), ``s`` saves the log, ``q`` saves and quits.
-A secret choice is typed without echo, and the play-by-play never shows it.
+People choose from the numbered legal actions (or type an action's notation, in the language of
+the play-by-play or the spec's); ``u`` undoes their last decision (with every roll and bot move
+after it), ``s`` saves the log, ``q`` saves and quits. A secret choice is typed without echo, and
+the play-by-play never shows it.
 """
 
 from __future__ import annotations
@@ -24,16 +25,17 @@ class Quit(Exception):
 
 def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
-               secret_input_fn=getpass.getpass, messages: dict | None = None) -> Match:
+               secret_input_fn=getpass.getpass, narrator: Narrator | None = None) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
 
-    ``messages`` holds the game's play-by-play texts (``templates`` and ``phases``, see
-    :func:`rulecraft.texts.messages`).
+    ``narrator`` writes the play-by-play and the actions offered to people (default: the spec's
+    names, without the game's texts); :class:`rulecraft.site.narration.Narration` speaks a
+    language of the game's text files.
 
     Bots are seeded from the match seed (team ``t`` gets ``seed * 100 + t``). Returns the match.
     """
     game = match.game
-    narrator = Narrator(game, **(messages or {}))
+    narrator = narrator or Narrator(game)
     bots = seat_bots(game, match.seed, bot, humans)
     console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
@@ -49,7 +51,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         player = match.state.current_player()
         if player in humans:
             try:
-                action = _ask(match, player, console, input_fn, secret_input_fn, log_path)
+                action = _ask(match, player, console, input_fn, secret_input_fn, log_path, narrator)
             except Quit:
                 if log_path:
                     write_log(match, log_path)
@@ -71,14 +73,16 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     return match
 
 
-def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path):
+def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,
+         narrator: Narrator):
     state = match.state
     game: Game = match.game
     legal = state.legal_actions()
+    written = [narrator.notation(action) for action in legal]
     secret = state.is_secret()
     console.print(render_text(state, team), highlight=False, markup=False)
-    for number, action in enumerate(legal, 1):
-        console.print(f"  {number:>3}. {state.action_notation(action)}", highlight=False, markup=False)
+    for number, notation in enumerate(written, 1):
+        console.print(f"  {number:>3}. {notation}", highlight=False, markup=False)
     prompt = f"{game.teams[team]} ({'secret, not echoed' if secret else 'number or notation'}; u undo, s save, q quit)> "
     while True:
         try:
@@ -102,7 +106,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
             continue
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
-        for action in legal:
-            if state.action_notation(action) == answer:
+        for action, notation in zip(legal, written):
+            if answer in (notation, state.action_notation(action)):
                 return action
         console.print(f"'{answer}' is not one of the numbers 1–{len(legal)} or a legal notation.")

@@ -1,7 +1,9 @@
 """Read a game's text files (``text/<lang>.yaml``) for the play-by-play.
 
-Only the messages the terminal needs are read here: ``events`` (a Jinja2 template per event kind)
-and ``phases`` (a title per phase id).
+Only what the terminal's English play-by-play needs is read here, without the rulebook extra:
+``events`` (a Jinja2 template per event kind) and ``phases`` (a title per phase id). Other
+languages are narrated by :class:`rulecraft.site.narration.Narration` (the glossary, piece names
+and notations of the language).
 """
 
 from __future__ import annotations
@@ -25,3 +27,10 @@ def messages(game_dir, language: str = "en") -> dict:
     except SpecError as error:
         raise RulecraftError(str(error), code=error.code) from None
     return {"templates": dict(data.get("events") or {}), "phases": dict(data.get("phases") or {})}
+
+
+def text_languages(game_dir) -> list[str]:
+    """The languages the game's play-by-play can be narrated in: English (the spec's own names,
+    text file or not) and every language with a text file, sorted."""
+    folder = Path(game_dir) / "text"
+    return sorted({"en"} | ({path.stem for path in folder.glob("*.yaml")} if folder.is_dir() else set()))

@@ -13,6 +13,10 @@ from __future__ import annotations
 from functools import lru_cache
 from string import Formatter
 
+# The one class of a parameter written into a notation template (the engine's, which writes
+# every action's notation): ``{p}`` shows its text; ``{flag: words}`` the words when true.
+from rulecraft.runtime.engine import _Shown as Shown
+
 
 def action_id(game, notation: str) -> int | None:
     """The decision action id of ``game`` written ``notation``, or None when none is.
@@ -64,9 +68,7 @@ def _match(game, action, parts, text: str, index: int, position: int, values: di
 
 def _shown(game, kind: str, value: int, spec: str) -> str:
     """A parameter value as ``Game.action_notation`` writes it under the format ``spec``."""
-    if kind == "bool" and spec:
-        return spec if value else ""
-    return str(value) if kind == "int" else game.display(kind, value)
+    return format(Shown(game.display(kind, value), kind == "bool" and bool(value)), spec)
 
 
 def _encode(action, values: dict) -> int:

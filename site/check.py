@@ -3,6 +3,8 @@
 For each published game and language it reports, as a translator's worklist:
 
 * a rule id of the spec (phase, step, action, condition, table, trigger, invariant) without text;
+* an event kind without a message: the spec's, and the built-in ones its play-by-play shows
+  (``phase``, ``end``, ``action``, ``roll``, ``secret``);
 * text for a rule id (or an open question, example, table, phase, event kind, action) that the
   spec no longer has, and any ``{{ rule('…') }}`` naming a vanished rule id;
 * a translated entry whose ``source_hash`` differs from the English entry's hash (stale), or has
@@ -63,11 +65,21 @@ def required_keys(book: Book) -> dict[str, list[str]]:
         "examples": [s.id for s in book.scenarios],
         "tables": list(rules.tables),
         "phases": [phase for phase, _ in book.phase_order("setup") + book.phase_order("turn")],
-        "events": list(ir.events),
+        "events": list(ir.events) + built_in_events(rules),
         "notations": [a.name for a in ir.actions],
         "glossary": list(dict.fromkeys(names)),
         "pages": list(PAGES),
     }
+
+
+def built_in_events(rules) -> list[str]:
+    """The built-in event kinds the game's play-by-play shows (a phase begins, the game ends, a
+    team decides, a die is rolled, a secret choice is made): each needs a message in every
+    language, so that a translated play-by-play never falls back to English."""
+    kinds = {node.kind for node in rules.nodes}
+    return ["phase", "end"] + [kind for kind, used in (("action", kinds & {"choose", "secret"}),
+                                                       ("roll", "roll" in kinds),
+                                                       ("secret", "secret" in kinds)) if used]
 
 
 def check_book(book: Book) -> list[Problem]:

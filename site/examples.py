@@ -5,8 +5,8 @@ expectations are asserted while the site is built (a failing scenario fails the 
 :func:`player_data` turns the frames into the data the browser player shows, in one language:
 where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
 (a ball carrier), the pieces each shown per-piece field flags (knocked down), the dice rolled, the
-step's events narrated with the language's ``events:`` messages (which may use ``term[…]`` and
-``piece_name(…)`` to put spec names into the language), the legal options of the next
+step's events narrated by :class:`rulecraft.site.narration.Narration` (the same lines as
+``rulecraft play --lang``), the legal options of the next
 decision (and the spaces and pieces they name, to highlight), the option taken next, and the
 actions the scenario shows being refused with the rule that refuses them.
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from rulecraft.errors import IllegalActionError
 from rulecraft.runtime.engine import CHANCE, TERMINAL
-from rulecraft.runtime.narrate import Narrator
 from rulecraft.runtime.notation import action_id
 from rulecraft.runtime.scenario import run_scenario
+from rulecraft.site.narration import Names, Narration
 
 SILENT_EVENTS = ("action", "roll")   # shown as the chosen option and as dice instead
 # texts that are templates over play values, rendered per piece or per frame
@@ -35,9 +35,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
     rules = game.rules
     texts = book.texts[language]
     renderer = book.renderer(language)
-    names = Names(book, language, game, scenario.options)
-    narrator = Narrator(game, phases=dict(texts.section("phases")))
-    events = texts.section("events")
+    narration = Narration(book, language, game, scenario.options)
+    names = narration.names
     # markers: the spaces named by state fields (a free ball), and the squares of the pieces named
     # by them (a ball carrier); flags: what shown per-piece fields say of each piece (knocked down)
     markers = [f for f in rules.fields if f.of is None and f.type in ("space", "piece") and f.show]
@@ -58,16 +57,15 @@ def player_data(book, scenario, frames, language: str) -> dict:
     for index, frame in enumerate(frames):
         state = frame.state
         following = frames[index + 1].step if index + 1 < len(frames) else None
-        lines = [{"kind": kind, "text": text} for kind, text in (
-            (kind, renderer.render(events[kind], piece_name=names.piece_named,
-                                   **narrator.values(kind, rule, values)))
-            for kind, rule, values in frame.events if kind not in SILENT_EVENTS) if text.strip()]
+        lines = [{"kind": event[0], "text": text} for event, text in (
+            (event, narration.line(event)) for event in frame.events
+            if event[0] not in SILENT_EVENTS) if text.strip()]
         where = [state.s[at.base + p] for p in range(at.size)]
         data["frames"].append({
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
-            "phase": narrator.phases.get(phases[state.phase()[0]], state.phase()[0]),
+            "phase": narration.phase_title(phases[state.phase()[0]]),
             "actor": _actor(state, names),
             "status": renderer.render(status, **state.describe()) if status else "",
             "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"])}
@@ -103,96 +101,16 @@ def sample_variables(book, language: str) -> dict:
                                      game.new_initial_state().describe())))
 
 
-class Names:
-    """How spec names read in one language: pieces, teams, actions (``notations:``)."""
-
-    def __init__(self, book, language, game, options=None):
-        self.ir = book.ir(options)
-        self.renderer = book.renderer(language)
-        self.terms = self.renderer.env.globals["term"]
-        self.texts = book.texts[language]
-        self.game = game
-        self._piece_names: dict[int, str] = {}
-
-    def word(self, name: str):
-        """The glossary term of a spec name, or the name itself (space names, numbers)."""
-        return self.terms[name] if name in self.terms else name
-
-    def piece_variables(self, piece: int) -> dict:
-        """``team`` and ``kind`` (glossary terms) and ``number`` of a piece, for its name."""
-        ir_piece = self.ir.pieces[piece]
-        kind = self.ir.kinds[ir_piece["kind"]] if ir_piece["kind"] >= 0 else "piece"
-        same = [i for i, q in enumerate(self.ir.pieces)
-                if q["team"] == ir_piece["team"] and q["kind"] == ir_piece["kind"]]
-        number = str(ir_piece["number"] or (same.index(piece) + 1 if len(same) > 1 else ""))
-        return {"team": self.word(self.ir.teams[ir_piece["team"]]), "kind": self.word(kind), "number": number}
-
-    def piece(self, piece: int) -> str:
-        """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3")."""
-        if piece not in self._piece_names:
-            pattern = self.texts.entry("pages", "examples")["piece"]
-            name = self.renderer.render(pattern, **self.piece_variables(piece))
-            self._piece_names[piece] = " ".join(name.split())
-        return self._piece_names[piece]
-
-    def piece_named(self, label: str) -> str:
-        """The name in this language of the piece the engine calls ``label``."""
-        return self.piece(self.game.rules.piece_labels.index(label))
-
-    def mark(self, piece: int) -> str:
-        """The short mark drawn on a piece: its number, or its kind's ``short`` form; a piece
-        numbered in the spec of a game with several kinds shows both (X5, □4)."""
-        variables = self.piece_variables(piece)
-        kind = variables["kind"]
-        short = kind.form("short") if hasattr(kind, "form") else None
-        if self.ir.pieces[piece]["number"] and len(self.ir.kinds) > 1:
-            return f"{short or kind}{variables['number']}"
-        return variables["number"] or short or str(kind)[:1].upper()
-
-    def pieces(self) -> list[dict]:
-        """Every piece as the player draws it: team, kind, mark and name."""
-        ir = self.ir
-        return [{"team": piece["team"], "kind": ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece",
-                 "mark": self.mark(index), "name": self.piece(index)}
-                for index, piece in enumerate(ir.pieces)]
-
-    def notation(self, action: int) -> str:
-        """An action id written with this language's ``notations:`` template."""
-        game = self.game
-        definition = game.action_def(action)
-        template = self.texts.section("notations").get(definition.name, definition.notation)
-        values = {}
-        for (name, kind, _, _), value in zip(definition.params, definition.decode(action)):
-            shown = game.display(kind, value)
-            if kind == "piece":
-                shown = self.piece(value)
-            elif kind in ("team", "kind") or kind.startswith("enum:"):
-                shown = str(self.word(shown))
-            values[name] = _Param(shown, kind == "bool" and bool(value))
-        return str(template).format(**values)
-
-    def param_targets(self, action: int) -> tuple[list[int], list[int]]:
-        """The spaces and the pieces an action names (what the board highlights)."""
-        definition = self.game.action_def(action)
-        spaces, pieces = [], []
-        for (_, kind, _, _), value in zip(definition.params, definition.decode(action)):
-            if kind == "space":
-                spaces.append(value)
-            elif kind == "piece":
-                pieces.append(value)
-        return spaces, pieces
-
-
-class _Param(str):
-    """A notation parameter: ``{p}`` is its text; ``{flag: words}`` shows the words when true."""
-
-    def __new__(cls, text: str, flag: bool):
-        param = super().__new__(cls, text)
-        param.flag = flag
-        return param
-
-    def __format__(self, spec: str) -> str:
-        return (spec if self.flag else "") if spec else str(self)
+def _targets(game, action: int) -> tuple[list[int], list[int]]:
+    """The spaces and the pieces an action names (what the board highlights)."""
+    definition = game.action_def(action)
+    spaces, pieces = [], []
+    for (_, kind, _, _), value in zip(definition.params, definition.decode(action)):
+        if kind == "space":
+            spaces.append(value)
+        elif kind == "piece":
+            pieces.append(value)
+    return spaces, pieces
 
 
 def _actor(state, names: Names) -> dict:
@@ -228,7 +146,7 @@ def _legal(state, names: Names) -> dict:
     spaces, pieces, options = set(), set(), []
     for action in state.legal_actions():
         options.append(names.notation(action))
-        named_spaces, named_pieces = names.param_targets(action)
+        named_spaces, named_pieces = _targets(state.game, action)
         spaces.update(named_spaces)
         pieces.update(named_pieces)
     return {"options": options, "spaces": sorted(spaces), "pieces": sorted(pieces)}
@@ -242,7 +160,7 @@ def _next(state, step, names: Names) -> dict | None:
         return {"roll": str(step["roll"])}
     for action in state.legal_actions():
         if state.action_notation(action) == str(step["do"]):
-            spaces, pieces = names.param_targets(action)
+            spaces, pieces = _targets(state.game, action)
             return {"option": names.notation(action), "spaces": spaces, "pieces": pieces}
     return None
 

@@ -19,7 +19,8 @@ import jinja2
 from rulecraft.site.board import board_svg
 from rulecraft.site.context import (Namespace, markdown_escape, namespace_items, table_markdown,
                                     term_label, upfirst)
-from rulecraft.site.examples import PLAY_TEMPLATES, Names, player_data
+from rulecraft.site.examples import PLAY_TEMPLATES, player_data
+from rulecraft.site.narration import Names
 from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import PAGES, TextError
 

@@ -8,12 +8,15 @@ checker validated. The result imports only :mod:`rulecraft.runtime`.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from functools import lru_cache
 import re
 from pathlib import Path
 
 import jinja2
 
+from rulecraft.compiler import types as T
+from rulecraft.compiler.hoisting import HOISTABLE, bound_inside, gather_facts, safe_lookups
 from rulecraft.compiler.model import GameIR
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -49,17 +52,18 @@ def template_texts() -> str:
 
 def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str:
     """Render the rule-table module for ``ir``; returns Python source text."""
+    board = Board(len(ir.spaces), frozenset(name.upper() for name in ir.space_attributes))
     for action in ir.actions:
         strides, stride = [], 1
         for param in reversed(action.params):
             strides.append(stride)
             stride *= param.size
         strides.reverse()
-        terms = [repr(action.base)] + [
+        terms = ([repr(action.base)] if action.base or not action.params else []) + [
             f"(p_{p.name}{' - ' + repr(p.offset) if p.offset else ''}){' * ' + repr(k) if k != 1 else ''}"
             for p, k in zip(action.params, strides)]
         action.id_expression = " + ".join(terms)
-        action.gen_lines = _generator_lines(action)
+        action.gen_lines = _generator_lines(action, board)
         action.param_specs = tuple((p.name, str(p.type), p.size, p.offset) for p in action.params)
     for node in ir.nodes:
         node.action_indices = tuple(a.index for a in node.actions)
@@ -89,6 +93,7 @@ def generate(ir: GameIR, *, spec_path: str, spec_hash: str, version: str) -> str
         evaluation=ir.evaluation, invariants=ir.invariants, dice=ir.dice,
         num_distinct_actions=num_actions, returns_range=ir.returns_range,
         max_plies=ir.max_plies, events=ir.events, piece_index=ir.piece_index,
+        grouped=sorted(board.grouped), board_formulas=ir.board_formulas,
         at_field=next(f for f in ir.fields if f.name == "at"))
 
 
@@ -109,24 +114,46 @@ def _piece_label(ir: GameIR, index: int) -> str:
     return f"{team} {kind} {same.index(index) + 1}".replace("  ", " ")
 
 
-def _generator_lines(action) -> list[str]:
-    """The body of ``gen_<action>``, returning the list of legal ids: a loop per parameter, each condition tested as soon as the
-    parameters it reads are bound (so a failing test on the first parameter skips the inner
-    loops). A ``from:`` list's own membership test is left out: the loop goes through that list."""
+@dataclass
+class Board:
+    """What narrowing loops over spaces needs to know of the board: how many spaces there are,
+    the names of the spaces' attribute tables (``SPACE_<NAME>``), and, filled in while
+    generating, the grouped tables the narrowed loops read (``SPACES_BY_<NAME>``,
+    ``NEIGHBORS_BY_<NAME>``)."""
+
+    spaces: int
+    attributes: frozenset
+    grouped: set = field(default_factory=set)
+
+
+def _generator_lines(action, board: Board) -> list[str]:
+    """The body of ``gen_<action>``, returning the list of legal ids: a loop per parameter, each
+    condition tested as soon as the parameters it reads are bound (so a failing test on the
+    first parameter skips the inner loops). A ``from:`` list's own membership test is left out:
+    the loop goes through that list, and a loop is narrowed to the values a condition pins it to
+    (:func:`_narrow`)."""
     names = [p.name for p in action.params]
+    loop_names = [f"p_{name}" for name in names]
     levels: list[list[str]] = [[] for _ in range(len(names) + 1)]
+    conditions = []
     for _, _, src in action.conditions:
         if any(p.from_src and src == f"(p_{p.name} in {p.from_src})" for p in action.params):
             continue
         used = [i + 1 for i, name in enumerate(names) if re.search(rf"\bp_{name}\b", src)]
-        levels[max(used, default=0)].append(src)
-    hoisted = _hoist(levels, [f"p_{name}" for name in names])
+        conditions.append((max(used, default=0), ast.parse(src, mode="eval").body))
+    sources = [_narrow(param, depth, conditions, loop_names, board)
+               for depth, param in enumerate(action.params, start=1)]
+    for level, test in conditions:
+        if test is not None:
+            levels[level].append(f"({ast.unparse(test)})")
+    levels[-1].append(action.id_expression)    # its terms of outer parameters: once per step too
+    hoisted = _hoist(levels, loop_names)
+    action_id = levels[-1].pop()
     pad = "    "
     lines = [f"{pad}out = []"]
     for depth, param in enumerate([None] + list(action.params)):
         if param is not None:
-            source = param.from_src or f"range({param.offset}, {param.offset + param.size})"
-            lines.append(f"{pad * depth}for p_{param.name} in {source}:")
+            lines.append(f"{pad * depth}for p_{param.name} in {sources[depth - 1]}:")
         tests = levels[depth]
         if tests and depth < len(names):
             lines.append(f"{pad * (depth + 1)}if not ({' and '.join(tests)}):")
@@ -136,16 +163,102 @@ def _generator_lines(action) -> list[str]:
     if levels[len(names)]:
         lines.append(f"{pad * depth}if {' and '.join(levels[len(names)])}:")
         depth += 1
-    lines.append(f"{pad * depth}out.append({action.id_expression})")
+    lines.append(f"{pad * depth}out.append({action_id})")
     lines.append(f"{pad}return out")
     return lines
 
 
-# what a value computed once per loop step may be made of: pure, and unable to fail where the
-# original, perhaps never evaluated, could not (no division, no call, no lookup in a spec table)
-_HOISTABLE = (ast.Name, ast.Constant, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Compare,
-              ast.BoolOp, ast.IfExp, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.unaryop, ast.cmpop,
-              ast.boolop, ast.Tuple)
+def _narrow(param, depth: int, conditions: list, loop_names: list[str], board: Board) -> str:
+    """The values the loop of parameter ``param`` (the ``depth``-th) goes through.
+
+    Without narrowing: its ``from:`` list, or every value of its type. A loop over every space
+    (or over ``NEIGHBORS[X]``) is narrowed by a conjunct of a condition that pins the space to a
+    set computed from outer values alone:
+
+    * ``p in NEIGHBOR_SETS[X]`` (``adjacent(X, p)``) or ``p in NEIGHBORS[X]``: ``NEIGHBORS[X]``;
+    * ``SPACE_<NAME>[p] == E`` (a board attribute equal to a value): the spaces with that value,
+      from a table grouped by the attribute (``SPACES_BY_<NAME>``, ``NEIGHBORS_BY_<NAME>``).
+
+    A conjunct used holds for every value of the narrowed loop, so it is taken out of its
+    condition (``conditions``, pairs of level and tree; a condition left empty becomes None).
+    """
+    if param.type != T.SPACE or param.offset or param.size != board.spaces:
+        return param.from_src or f"range({param.offset}, {param.offset + param.size})"
+    around = _neighbors_of(ast.parse(param.from_src, mode="eval").body) if param.from_src else None
+    if param.from_src and around is None:
+        return param.from_src
+    group = None
+    for index, (level, test) in enumerate(conditions):
+        kept = []
+        for conjunct in _conjuncts(test):
+            pin = _pinned(conjunct, loop_names[depth - 1:], board)
+            if pin is not None and pin[0] == "neighbors" and around is None:
+                around = pin[1]
+            elif pin is not None and pin[0] == "attribute" and group is None:
+                group = pin[1:]
+            else:
+                kept.append(conjunct)
+        conditions[index] = (level, None if not kept else kept[0] if len(kept) == 1
+                             else ast.BoolOp(ast.And(), kept))
+    if group is None:
+        return param.from_src or (f"NEIGHBORS[{ast.unparse(around)}]" if around is not None
+                                  else f"range(0, {board.spaces})")
+    attribute, value = group
+    if around is None:
+        board.grouped.add(("SPACES", attribute))
+        return f"SPACES_BY_{attribute}.get({ast.unparse(value)}, ())"
+    board.grouped.add(("NEIGHBORS", attribute))
+    return f"NEIGHBORS_BY_{attribute}[{ast.unparse(around)}].get({ast.unparse(value)}, ())"
+
+
+def _conjuncts(test) -> list:
+    """The parts of ``a and b and ...``, however parenthesised (the test itself when it is no
+    conjunction; [] for None)."""
+    if test is None:
+        return []
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [part for value in test.values for part in _conjuncts(value)]
+    return [test]
+
+
+def _neighbors_of(node):
+    """X of ``NEIGHBORS[X]``, or None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and node.value.id == "NEIGHBORS":
+        return node.slice
+    return None
+
+
+def _pinned(conjunct, inner_names: list[str], board: Board):
+    """``("neighbors", X)`` when ``conjunct`` is ``p in NEIGHBOR_SETS[X]`` (or ``NEIGHBORS``),
+    ``("attribute", NAME, E)`` when it is ``SPACE_<NAME>[p] == E`` (either way round), where ``p``
+    is ``inner_names[0]``, the loop being narrowed, and X and E read none of ``inner_names`` (that
+    loop and those inside it) and can be computed before the loop without failing; else None."""
+    name = inner_names[0]
+    if not (isinstance(conjunct, ast.Compare) and len(conjunct.ops) == 1):
+        return None
+    left, op, right = conjunct.left, conjunct.ops[0], conjunct.comparators[0]
+
+    def outer(node) -> bool:
+        return all(isinstance(n, HOISTABLE) and not (isinstance(n, ast.Name) and n.id in inner_names)
+                   for n in ast.walk(node)) and safe_lookups(node)
+
+    def attribute(node):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id.startswith("SPACE_") and node.value.id[6:] in board.attributes \
+                and isinstance(node.slice, ast.Name) and node.slice.id == name:
+            return node.value.id[6:]
+        return None
+
+    if isinstance(op, ast.In) and isinstance(left, ast.Name) and left.id == name \
+            and isinstance(right, ast.Subscript) and isinstance(right.value, ast.Name) \
+            and right.value.id in ("NEIGHBOR_SETS", "NEIGHBORS") and outer(right.slice):
+        return "neighbors", right.slice
+    if isinstance(op, ast.Eq):
+        for one, other in ((left, right), (right, left)):
+            if attribute(one) is not None and outer(other):
+                return "attribute", attribute(one), other
+    return None
 
 
 def _hoist(levels: list[list[str]], loop_names: list[str]) -> list[list[tuple[str, str]]]:
@@ -163,16 +276,15 @@ def _hoist(levels: list[list[str]], loop_names: list[str]) -> list[list[tuple[st
     class Rewrite(ast.NodeTransformer):
         def __init__(self, depth, tree):
             self.depth = depth
-            self.inner = {n.id for comprehension in ast.walk(tree)
-                          if isinstance(comprehension, ast.comprehension)
-                          for n in ast.walk(comprehension.target) if isinstance(n, ast.Name)}
+            self.facts = {}
+            gather_facts(tree, self.facts, bound_inside(tree), loop_names)
 
         def visit(self, node):
             if not isinstance(node, ast.expr) or isinstance(node, (ast.Name, ast.Constant)):
                 return self.generic_visit(node)
-            level = _level(node, loop_names, self.inner)
-            if level is not None and level < self.depth \
-                    and all(isinstance(n, _HOISTABLE) for n in ast.walk(node)) and _safe_lookups(node):
+            level, movable, _ = self.facts[id(node)]
+            # level None: a constant, nothing to gain; -1: reads a name bound inside the test
+            if level is not None and 0 <= level < self.depth and movable:
                 src = ast.unparse(node)
                 if src not in known:
                     known[src] = f"fixed_{len(known) + 1}"
@@ -184,31 +296,6 @@ def _hoist(levels: list[list[str]], loop_names: list[str]) -> list[list[tuple[st
         trees = [ast.parse(test, mode="eval") for test in levels[depth]]
         levels[depth] = [f"({ast.unparse(Rewrite(depth, tree).visit(tree).body)})" for tree in trees]
     return hoisted
-
-
-def _level(node, loop_names: list[str], inner: set) -> int | None:
-    """How many parameter loops must run before ``node`` can be computed (None: never outside
-    the test, as it reads a name bound inside it (in ``inner``), or not worth it, as it reads
-    no name)."""
-    names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
-    if not names:
-        return None                          # a constant: nothing to gain
-    level = 0
-    for name in names:
-        if name in loop_names:
-            level = max(level, loop_names.index(name) + 1)
-        elif name in inner:                  # a variable of a count, any, all, sum, ... inside
-            return None
-    return level
-
-
-def _safe_lookups(node) -> bool:
-    """Whether every ``X[i]`` in ``node`` looks up the state or a board table, which every value
-    computed there indexes without fail (none, -1, reads the last item); spec tables may not."""
-    return all(not isinstance(n, ast.Subscript) or
-               (isinstance(n.value, ast.Name) and not n.value.id.startswith("TABLE_")) or
-               isinstance(n.value, ast.Subscript)
-               for n in ast.walk(node))
 
 
 def _index(items: list, item) -> int:

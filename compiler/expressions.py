@@ -10,6 +10,7 @@ Errors are :class:`rulecraft.errors.SpecError` (RC3xx) pointing at the offending
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 import operator
 from typing import Callable
@@ -18,6 +19,7 @@ from lark import Token, Tree
 
 from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.compiler import types as T
+from rulecraft.compiler.hoisting import HOISTABLE, comprehension_head
 from rulecraft.loader import Text
 from rulecraft.compiler.parser import parse_effects, parse_formula
 
@@ -31,7 +33,7 @@ class Code:
 
     src: str
     type: object
-    counted: tuple | None = None   # a count(x in S where C): (x, S, C) as Python source, for comparisons
+    counted: tuple | None = None   # count(x in S where C): (x, its for clauses, C), for comparisons
 
 
 @dataclass
@@ -69,6 +71,10 @@ class Env:
     lines_needed: set = field(default_factory=set)         # lengths n used in lines(n)
     piece_index: "PieceIndex | None" = None                # pieces per team and space (a board with pieces)
     allocate: Callable | None = None                       # size -> base of new state slots
+    space_tables: dict = field(default_factory=dict)       # SPACE_<NAME> -> each space's value
+    # a definition's formula of one space over the board alone, computed for every space:
+    # formula with the space as z -> (table name, formula, values)
+    board_formulas: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -113,6 +119,7 @@ class ExpressionCompiler:
         self._inlining: list[str] = []
         self._rule: str | None = None
         self._locals = 0
+        self._board_uses: dict = {}   # (definition, fixed values) -> (table, type) or None
 
     # ---------- entry points ----------
     def formula(self, text: Text, scope: dict | None = None, expect=None, what: str = "formula") -> Code:
@@ -307,10 +314,51 @@ class ExpressionCompiler:
         try:
             if function.tree is None:
                 function.tree = parse_formula(function.body)
+            looked_up = self._board_formula(function, inner)
+            if looked_up is not None:
+                return looked_up
             code = self.expr(function.tree, function.body, inner)
         finally:
             self._inlining.pop()
         return Code(f"({code.src})", code.type, code.counted)
+
+    def _board_formula(self, function: Function, inner: dict) -> Code | None:
+        """A definition given one space and otherwise fixed values, whose formula reads only the
+        board's attributes of that space (``depth(q.at, home)``), as a lookup in a table of its
+        value on every space, computed now; None for any other use."""
+        spaces = [p for p, b in inner.items() if b.type == T.SPACE and _literal(b.code) is None]
+        if len(spaces) != 1 or not self.env.space_tables or \
+                any(_literal(b.code) is None for p, b in inner.items() if p != spaces[0]):
+            return None
+        use = (function.name, tuple((p, _literal(b.code)) for p, b in inner.items() if p != spaces[0]))
+        if use not in self._board_uses:     # once per definition and fixed values
+            self._board_uses[use] = self._board_table(function, inner, spaces[0])
+        found = self._board_uses[use]
+        return None if found is None else Code(f"{found[0]}[{inner[spaces[0]].code}]", found[1])
+
+    def _board_table(self, function: Function, inner: dict, space: str) -> tuple | None:
+        """(table name, type) of ``function`` on every space, its other parameters fixed as in
+        ``inner``, when its formula reads only the board's attributes of the space; else None."""
+        on_z = dict(inner, **{space: Binding("z", T.SPACE)})
+        code = self.expr(function.tree, function.body, on_z)
+        tree = ast.parse(code.src, mode="eval").body
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        if code.type not in (T.INT, T.BOOL) or "z" not in names or \
+                not names <= {"z"} | set(self.env.space_tables) or \
+                not all(isinstance(n, HOISTABLE) for n in ast.walk(tree)) or \
+                sum(isinstance(n, (ast.Subscript, ast.BinOp, ast.Compare))
+                    for n in ast.walk(tree)) < 2:     # a lone SPACE_X[z]: nothing to gain
+            return None
+        if code.src not in self.env.board_formulas:
+            spaces_count = len(next(iter(self.env.space_tables.values())))
+            try:   # compiler-generated source over the board's tables, never spec text
+                values = tuple(int(eval(code.src, dict(self.env.space_tables, z=z, __builtins__={})))
+                               for z in range(spaces_count))
+            except (ArithmeticError, LookupError):   # fails on some space: computed as written
+                return None
+            name = f"BOARD_{len(self.env.board_formulas) + 1}"
+            self.env.board_formulas[code.src] = (name, f"{function.name}: {ast.unparse(tree)}", values)
+        return self.env.board_formulas[code.src][0], code.type
 
     def _e_gather(self, tree, text, scope):
         name_token, value_tree, var_token, coll_tree, cond_tree = tree.children
@@ -325,10 +373,9 @@ class ExpressionCompiler:
         inner[str(var_token)] = Binding(local, collection.type.item)
         value = self.expr(value_tree, text, inner)
         self._require(value, T.INT, text, value_tree, f"the value summed by {name}()")
-        cond = ""
-        if cond_tree is not None:
-            cond = " if " + self._bool(cond_tree, text, inner)
-        generator = f"{value.src} for {local} in {collection.src}{cond}"
+        parts = [value.src] + ([self._bool(cond_tree, text, inner)] if cond_tree is not None else [])
+        head, parts = self.loop_head(local, collection.src, parts)
+        generator = f"{parts[0]} {head}" + (f" if {parts[1]}" if len(parts) > 1 else "")
         if name == "sum":
             return Code(f"sum({generator})", T.INT)
         return Code(f"{name}(({generator}), default=0)", T.INT)
@@ -345,6 +392,15 @@ class ExpressionCompiler:
         local = self._fresh(var)
         inner[str(var)] = Binding(local, collection.type.item)
         return local, collection, self._bool(cond_tree, text, inner), inner
+
+    def loop_head(self, var: str, collection: str, parts: list[str]) -> tuple[str, list[str]]:
+        """The ``for`` clauses of a comprehension over ``var in collection`` with body ``parts``,
+        its loop-invariant parts computed once (see :func:`comprehension_head`), and the parts
+        rewritten to read them."""
+        def fresh() -> str:
+            self._locals += 1
+            return f"h_{self._locals}"
+        return comprehension_head(var, collection, parts, fresh)
 
     def pieces_on(self, tree, text, scope) -> Code | None:
         """``count(p in T.pieces where p.at == Z)`` (or ``pieces`` for every team, or ``Z ==
@@ -626,7 +682,7 @@ def _count_test(count: Code, op: str, bound: Code) -> Code | None:
     k = _literal(bound.src)
     if count.counted is None or k is None or k < 0:
         return None
-    var, collection, cond = count.counted
+    var, head, cond = count.counted
     # the least number of items satisfying C that makes the test true, and whether it is negated
     least, negate = {">=": (k, False), ">": (k + 1, False), "<": (k, True), "<=": (k + 1, True),
                      "==": (1, True) if k == 0 else (None, False),
@@ -636,9 +692,9 @@ def _count_test(count: Code, op: str, bound: Code) -> Code | None:
     if least == 0:
         return Code("0" if negate else "1", T.BOOL)
     if least == 1:
-        test = f"any({cond} for {var} in {collection})"
+        test = f"any({cond} {head})"
     else:
-        test = f"at_least({least}, ({var} for {var} in {collection} if {cond}))"
+        test = f"at_least({least}, ({var} {head} if {cond}))"
     return Code(f"(not {test})" if negate else test, T.BOOL)
 
 

@@ -55,10 +55,10 @@ def _quantifier(name):
             if indexed is not None:
                 return indexed
             var, collection, cond, _ = compiler.selection(arg, text, scope)
+            head, (cond,) = compiler.loop_head(var, collection.src, [cond])
             if name == "count":
-                return Code(f"sum(1 for {var} in {collection.src} if {cond})", T.INT,
-                            (var, collection.src, cond))
-            return Code(f"{name}({cond} for {var} in {collection.src})", T.BOOL)
+                return Code(f"sum(1 {head} if {cond})", T.INT, (var, head, cond))
+            return Code(f"{name}({cond} {head})", T.BOOL)
         if name == "all":
             raise compiler.error(text, arg, "all() needs a condition: all(x in S where C)", "RC308")
         collection = compiler._collection(arg, text, scope)
@@ -75,7 +75,8 @@ def _first(compiler: ExpressionCompiler, args, text, scope, tree):
     if not T.is_entity(collection.type.item):
         raise compiler.error(text, args[0], "first() picks from a list of teams, spaces or pieces",
                              "RC308")
-    return Code(f"next(({var} for {var} in {collection.src} if {cond}), -1)", collection.type.item)
+    head, (cond,) = compiler.loop_head(var, collection.src, [cond])
+    return Code(f"next(({var} {head} if {cond}), -1)", collection.type.item)
 
 
 def _extreme(name):

@@ -128,6 +128,7 @@ class GameIR:
     kind_symbols: list = field(default_factory=list)    # a kind's symbol in piece labels, or None
     piece_index: PieceIndex | None = None                 # pieces per team and space, when read
     constants: dict = field(default_factory=dict)       # zero-argument defines with a fixed number
+    board_formulas: list = field(default_factory=list)  # (name, formula, values): see Env
 
 
 class SpecReader:
@@ -259,7 +260,7 @@ class SpecReader:
             invariants=invariants, max_plies=max_plies, events=self.env.events,
             open_questions=self.read_open_questions(data.get("open_questions")),
             first_turn_node=first_turn, kind_symbols=self.kind_symbols,
-            constants=self.constants(),
+            constants=self.constants(), board_formulas=list(self.env.board_formulas.values()),
             piece_index=index if index is not None and index.base is not None else None)
 
     def read_game(self, game) -> dict:
@@ -389,6 +390,7 @@ class SpecReader:
             kind, flags = self._per_space(areas, name, spaces, attributes, neighbors, T.BOOL)
             members = tuple(i for i, flag in enumerate(flags) if flag)
             self.declare(str(name), Binding(repr(members), T.ListOf(T.SPACE)), areas.where(name))
+        self.env.space_tables = {f"SPACE_{n.upper()}": values for n, (_, values) in attributes.items()}
         return {"spaces": spaces, "grid": grid, "attributes": attributes, "neighbors": neighbors,
                 "distance": _distances(neighbors)}
 

@@ -146,6 +146,8 @@ class ExpressionCompiler:
 
     # ---------- errors ----------
     def error(self, text, node, message: str, code: str, hint: str | None = None) -> SpecError:
+        """A :class:`SpecError` with ``code`` at the position of ``node`` (a token or tree) in
+        ``text``, for the caller to raise; it does not raise."""
         return SpecError(message, self._where(text, node), code=code, hint=hint)
 
     @staticmethod
@@ -161,6 +163,8 @@ class ExpressionCompiler:
 
     # ---------- expressions ----------
     def expr(self, tree, text, scope) -> Code:
+        """Translate one expression ``tree`` of ``text`` (names bound in ``scope``) to
+        :class:`Code`; RC311 when the tree is not a value, and every error of its parts."""
         handler = getattr(self, "_e_" + tree.data, None)
         if handler is None:
             raise self.error(text, tree, "this construct is not a value", "RC311")

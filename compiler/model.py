@@ -36,6 +36,10 @@ IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 @dataclass
 class Field:
+    """A state field: ``size`` slots from ``base`` (one per team, space or piece when ``of``
+    is set, else one), its ``type``, the Python source of its ``initial`` value, who sees it
+    (``visible``: all or owner), the slot of its revealed flag (``until: revealed``) and ``show``."""
+
     name: str
     type: object
     of: str | None
@@ -49,6 +53,11 @@ class Field:
 
 @dataclass
 class Node:
+    """One flow node: a step of a phase or of an action's then-steps, numbered by ``index``.
+
+    ``next`` and ``skip`` are node indices (or :data:`RETURN`); ``guard``, ``lines``, ``actor`` and
+    ``repeat`` hold Python source, filled in by :meth:`SpecReader.compile_node`."""
+
     index: int
     kind: str                  # do | choose | secret | roll | after
     phase: str
@@ -71,6 +80,9 @@ class Node:
 
 @dataclass
 class Param:
+    """An action parameter: its ``type`` and ``size`` (how many values it takes), the
+    ``offset`` of value 0 (a range's low end), and its ``from:`` mapping and compiled list source."""
+
     name: str
     type: object
     size: int
@@ -81,6 +93,10 @@ class Param:
 
 @dataclass
 class Action:
+    """An action: its ids run from ``base`` over the product of its parameters' sizes;
+    ``conditions`` are ``(rule, reason, Python source)``, ``lines`` its effect's Python lines,
+    ``subflow`` the first node of its then-steps (None without), ``notation`` how a move is written."""
+
     name: str
     rule: str
     index: int
@@ -166,6 +182,8 @@ class SpecReader:
         return list(sequence)
 
     def keys(self, mapping, where: str, required=(), optional=()):
+        """Check ``mapping`` has every ``required`` key and no key outside ``required`` and
+        ``optional``; returns it. RC320 (not a mapping), RC321 (unknown key), RC322 (missing key)."""
         if not isinstance(mapping, Mapping):
             raise SpecError(f"{where} must be a mapping of keys", getattr(mapping, "position", None)
                             or Position(self.path, 1, 1), code="RC320")
@@ -181,6 +199,8 @@ class SpecReader:
         return mapping
 
     def text(self, mapping, key, where) -> Text:
+        """``mapping[key]`` as a :class:`Text` (a number becomes its text, positioned at the
+        value); RC323 when it is a bool, null, mapping or list."""
         value = mapping[key]
         if isinstance(value, bool) or value is None or isinstance(value, (Mapping, Sequence)):
             raise SpecError(f"'{key}' in {where} must be a text", mapping.value_at(key), code="RC323")
@@ -189,6 +209,8 @@ class SpecReader:
         return value
 
     def identifier(self, word, position, what: str) -> str:
+        """``word``, checked as a name (letters, digits and ``_``) that is no reserved word;
+        RC324 otherwise, at ``position``."""
         if not isinstance(word, str) or not IDENTIFIER.match(word):
             raise SpecError(f"{what} '{word}' is not a valid name", position, code="RC324",
                             hint="use letters, digits and _, starting with a letter")
@@ -198,6 +220,8 @@ class SpecReader:
         return word
 
     def declare(self, name, binding: Binding, position):
+        """Add ``name`` to the spec's one namespace with its ``binding``; RC325 when it is
+        already declared."""
         if name in self.env.names:
             raise SpecError(f"the name '{name}' is declared twice", position, code="RC325",
                             hint="teams, spaces, kinds, enum values, options and state fields "
@@ -211,6 +235,7 @@ class SpecReader:
         return base
 
     def rule_of(self, mapping, where) -> str:
+        """The rule id (``rule:``) of ``mapping``, as a string; RC326 when it has none."""
         if "rule" not in mapping:
             raise SpecError(f"{where} needs a rule id ('rule: \"4.1\"') naming its rulebook section",
                             mapping.position, code="RC326")
@@ -218,6 +243,9 @@ class SpecReader:
 
     # ---------- the whole spec ----------
     def build(self) -> GameIR:
+        """Read every section in dependency order and compile all rule strings; returns the
+        :class:`GameIR`. RC321 (unknown section), RC322 (no ``game:``, ``turn:`` or ``end:``), and
+        every RC3xx the section readers and the expression compiler raise."""
         data = self.data
         for key in data:
             if key not in SECTIONS:
@@ -264,6 +292,9 @@ class SpecReader:
             piece_index=index if index is not None and index.base is not None else None)
 
     def read_game(self, game) -> dict:
+        """The ``game:`` section; declares each team and ``teams``. Returns the meta dict (id,
+        title, version, source, summary). RC320–RC322, RC324, RC325, RC327 (teams: not a non-empty
+        list)."""
         self.keys(game, "game:", ("id", "title", "teams"),
                   ("version", "source", "summary"))
         self.identifier(game["id"], game.value_at("id"), "the game id")
@@ -283,6 +314,10 @@ class SpecReader:
                 "summary": str(game.get("summary", ""))}
 
     def read_options(self, options) -> dict:
+        """The ``options:`` section, with the values passed to the reader replacing the
+        defaults; declares each option (and a choice's values). Returns ``{name: {type, value,
+        default, values, doc}}``. RC320–RC322, RC324, RC325, RC328 (unknown type), RC329 (a value not
+        allowed, or an unknown option passed)."""
         result = {}
         if options is None:
             return result
@@ -339,6 +374,8 @@ class SpecReader:
         return value
 
     def read_enums(self, enums) -> dict:
+        """The ``enums:`` section; declares every value. Returns ``{name: [value, ...]}``.
+        RC320, RC324, RC325, RC330 (an enumeration without values)."""
         result = {}
         if enums is None:
             return result
@@ -355,6 +392,9 @@ class SpecReader:
 
     # ---------- board ----------
     def read_board(self, board) -> dict:
+        """The ``board:`` section (none: a board without spaces); declares the spaces,
+        ``spaces`` and each area. Returns a dict of ``spaces`` (names), ``grid``, ``attributes``,
+        ``neighbors`` and ``distance``. RC320–RC325, RC331–RC336 and formula errors."""
         if board is None:
             board = Mapping()
             board.position, board.key_positions, board.value_positions = Position(self.path, 1, 1), {}, {}
@@ -500,6 +540,9 @@ class SpecReader:
 
     # ---------- pieces ----------
     def read_pieces(self, pieces, board):
+        """The ``pieces:`` section; reserves the ``at`` slots and registers the piece, kind
+        and team attributes. Returns ``(kinds, kind_attributes, roster)``, the roster as dicts of
+        team, kind, number and at (indices, -1 for none). RC320–RC325, RC337, RC338."""
         kinds, kind_attributes, roster = [], {}, []
         at_slot = None
         self.kind_symbols, self.step_attributes = [], set()
@@ -626,6 +669,8 @@ class SpecReader:
 
     # ---------- dice ----------
     def read_dice(self, dice, enums) -> dict:
+        """The ``dice:`` section. Returns ``{name: {type, outcomes, probabilities}}`` with
+        distinct outcomes and :class:`Fraction` probabilities. RC320–RC322, RC324, RC339 (bad faces)."""
         result = {}
         for name, spec in self.entries(dice, "dice:", self.data.value_at("dice")):
             self.identifier(name, dice.where(name), "the die")
@@ -649,6 +694,9 @@ class SpecReader:
 
     # ---------- state ----------
     def read_state(self, state, enums, board):
+        """The ``state:`` section: reserves each field's slots (appended to ``self.fields``)
+        and declares it as a name or, with ``of:``, as an attribute. RC320–RC325, RC340, RC341 and
+        errors of ``initial:`` formulas."""
         for name, spec in self.entries(state, "state:", self.data.value_at("state")):
             self.identifier(name, state.where(name), "the state field")
             if isinstance(spec, Text):
@@ -700,6 +748,8 @@ class SpecReader:
 
     # ---------- tables and definitions ----------
     def read_tables(self, tables, enums) -> list:
+        """The ``tables:`` section; registers each table for formulas. Returns a list of
+        dicts (name, py_name, rule, values, keys, value_labels, doc). RC320–RC322, RC324, RC342, RC343."""
         result = []
         for name, spec in self.entries(tables, "tables:", self.data.value_at("tables")):
             self.identifier(name, tables.where(name), "the table")
@@ -780,6 +830,8 @@ class SpecReader:
         return tuple(out)
 
     def read_functions(self, define):
+        """The ``define:`` section: registers each definition (compiled where it is
+        used); returns nothing. RC320, RC323, RC344 (bad head, or a name already a function)."""
         for signature, body in self.entries(define, "define:", self.data.value_at("define")):
             match = re.match(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([\w\s,]*)\))?\s*$", str(signature))
             if not match:
@@ -808,6 +860,8 @@ class SpecReader:
         return result
 
     def read_procedures(self, procedures):
+        """The ``procedures:`` section: compiles and registers each procedure; returns
+        nothing. RC320, RC323, RC344 (bad head, or a name already an effect), errors of the bodies."""
         for signature, body in self.entries(procedures, "procedures:", self.data.value_at("procedures")):
             match = re.match(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$", str(signature))
             if not match:
@@ -823,6 +877,10 @@ class SpecReader:
 
     # ---------- flow ----------
     def read_flow(self, data):
+        """``setup:`` then ``turn:`` as numbered nodes, the last looping back to the first turn
+        node, and ``actions:`` (see :meth:`read_actions`). Returns ``(nodes, actions, first_turn)``.
+        RC345 (not lists of phases, or no turn phase), RC346 (a name used twice), RC347 (a malformed
+        phase or step), RC326, RC320–RC322, RC324, and the errors of :meth:`read_actions`."""
         nodes: list[Node] = []
         phases_seen = {}
         setup = data.get("setup") or Sequence()
@@ -902,6 +960,10 @@ class SpecReader:
             nodes.append(Node(len(nodes), "after", phase, node.rule, target=node.index))
 
     def read_actions(self, actions, nodes) -> list:
+        """The ``actions:`` section: each action's id range, parameters and notation; its
+        then-steps are appended to ``nodes``, ending in :data:`RETURN`. Returns the :class:`Action`
+        list. RC320–RC322, RC324, RC346, RC347 (a malformed then:), RC348 (bad notation), RC349 (bad
+        parameter type or range)."""
         result = []
         base = 0
         for index, (name, spec) in enumerate(self.entries(actions, "actions:", self.data.value_at("actions"))):
@@ -965,6 +1027,9 @@ class SpecReader:
 
     # ---------- compiling flow nodes and actions ----------
     def compile_node(self, node: Node, nodes, actions):
+        """Fill in ``node`` from its step, in place: guard, effect lines, die, actor, offered
+        actions, repeat and skip target. RC350 (stop in a do step), RC351 (unknown die), RC352 (unknown
+        action), RC353 (choose: without by:), RC354 (then-steps where not allowed), expression errors."""
         step = node.spec
         by_name = {a.name: a for a in actions}
         if node.kind == "after":
@@ -1036,6 +1101,9 @@ class SpecReader:
         return T.enum(str(owner))
 
     def compile_action(self, action: Action, nodes):
+        """Fill in ``action``: its legality conditions ``(rule, reason, source)``, one per
+        ``legal:`` entry plus one per ``from:`` parameter, and its effect lines. Expression errors
+        (RC301–RC316) and RC320–RC323."""
         spec = action.spec
         scope = {"actor": Binding("actor", T.TEAM)}
         for param in action.params:
@@ -1064,6 +1132,8 @@ class SpecReader:
 
     # ---------- triggers, end, evaluation ----------
     def read_triggers(self, triggers) -> list:
+        """The ``triggers:`` list. Returns dicts of rule, when (condition source) and lines
+        (effect source). RC320–RC323, RC350 (stop in a trigger) and expression errors."""
         result = []
         for index, trigger in enumerate(self.listed(triggers, "triggers:", self.data.value_at("triggers"))):
             self.keys(trigger, "a trigger", ("rule", "when", "do"), ("doc",))
@@ -1078,6 +1148,9 @@ class SpecReader:
         return result
 
     def read_end(self, end):
+        """The ``end:`` section. Returns ``(source of the returns formula per team, (low,
+        high))``, the range defaulting to (-1, 1). RC320–RC323, RC310 (not a number), RC358 (bad
+        range), and expression errors."""
         self.keys(end, "end:", ("rule", "returns"), ("range", "doc"))
         scope = {"team": Binding("team", T.TEAM)}
         returns = self.compiler.formula(self.text(end, "returns", "end"), scope, T.INT, "returns formula")
@@ -1090,6 +1163,8 @@ class SpecReader:
         return returns.src, (low, high)
 
     def read_evaluation(self, evaluation, returns):
+        """The source of the ``evaluation:`` formula (a number per ``team``), or
+        ``returns`` when there is none. RC310 and expression errors."""
         if evaluation is None:
             return returns
         scope = {"team": Binding("team", T.TEAM)}
@@ -1097,6 +1172,8 @@ class SpecReader:
         return self.compiler.formula(text, scope, T.INT, "evaluation").src
 
     def read_invariants(self, invariants) -> list:
+        """The ``invariants:`` list. Returns dicts of name, rule, kind (holds or
+        never_decreases) and src. RC320–RC323, RC357 (neither or both kinds), expression errors."""
         result = []
         for index, item in enumerate(self.listed(invariants, "invariants:", self.data.value_at("invariants"))):
             self.keys(item, "an invariant", ("name",), ("holds", "never_decreases", "rule", "doc"))
@@ -1115,6 +1192,8 @@ class SpecReader:
         return result
 
     def read_limits(self, limits) -> int:
+        """``limits: max_plies:``, a positive whole number; RC355 when missing or not one,
+        RC320–RC322 for the section's keys."""
         if limits is None:
             raise SpecError("limits: max_plies: is needed — a true upper bound on the plies of a "
                             "game, which the rules must guarantee", self.data.position, code="RC355")
@@ -1126,6 +1205,8 @@ class SpecReader:
         return value
 
     def read_open_questions(self, questions) -> list:
+        """The ``open_questions:`` list, each entry a dict of strings (id, section,
+        question, resolution, option). RC320–RC322."""
         result = []
         for index, item in enumerate(self.listed(questions, "open_questions:",
                                                  self.data.value_at("open_questions"))):

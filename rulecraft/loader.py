@@ -56,9 +56,11 @@ class Mapping(dict):
     value_positions: dict
 
     def where(self, key) -> Position:
+        """The position of ``key`` in the file, or the mapping's own when it is unknown."""
         return self.key_positions.get(key, self.position)
 
     def value_at(self, key) -> Position:
+        """The position of ``key``'s value, else of the key (see :meth:`where`)."""
         return self.value_positions.get(key, self.where(key))
 
 
@@ -69,6 +71,7 @@ class Sequence(list):
     positions: list[Position]
 
     def at(self, index: int) -> Position:
+        """The position where item ``index`` starts, or the sequence's own past the known ones."""
         return self.positions[index] if index < len(self.positions) else self.position
 
 

@@ -52,6 +52,7 @@ class Game:
 
     @property
     def id(self) -> str:
+        """The game's id, from the spec's ``game: id:``."""
         return self.rules.game_id
 
     def new_initial_state(self, events: list | None = None) -> "State":
@@ -186,9 +187,11 @@ class State:
         return self.game.rules.nodes[self.s[SLOT_PC]]
 
     def is_terminal(self) -> bool:
+        """True once the game is over (returns are then final)."""
         return self.s[SLOT_DONE] == 1
 
     def is_chance_node(self) -> bool:
+        """True when the game is not over and the state awaits a die roll (a ``roll`` step)."""
         return not self.s[SLOT_DONE] and self.node().kind == "roll"
 
     def is_secret(self) -> bool:
@@ -435,6 +438,7 @@ class State:
 
     # ---------- copies and views ----------
     def clone(self) -> "State":
+        """An independent copy of this state (same game and ply, its own slot list)."""
         return State(self.game, self.s[:], self.ply)
 
     def __deepcopy__(self, memo) -> "State":

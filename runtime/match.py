@@ -113,6 +113,7 @@ class Match:
         return False
 
     def is_chance(self) -> bool:
+        """True when the current state awaits a chance outcome (its player is :data:`CHANCE`)."""
         return self.state.current_player() == CHANCE
 
 

@@ -90,6 +90,7 @@ class ActionDef:
 
     @property
     def size(self) -> int:
+        """The number of ids of this action: the product of its parameters' sizes (1 without)."""
         total = 1
         for _, _, size, _ in self.params:
             total *= size

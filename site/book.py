@@ -54,10 +54,12 @@ class Book:
 
     @property
     def slug(self) -> str:
+        """The game's folder name, which names its pages and data on the site."""
         return self.folder.name
 
     @property
     def spec_path(self) -> Path:
+        """The path of the game's spec, ``folder/game.yaml``."""
         return self.folder / "game.yaml"
 
     def ir(self, options: dict | None = None):
@@ -116,10 +118,13 @@ class Book:
 
     @cached_property
     def site_texts(self) -> dict[str, TextFile]:
+        """The site's own text files (:data:`SITE_TEXT`) by language, English always included."""
         return load_texts(SITE_TEXT, self.languages)
 
     @cached_property
     def scenarios(self) -> list:
+        """The game's scenarios (``folder/scenarios``, sorted by file name); raises
+        :class:`ScenarioError` for a file that is not one."""
         return load_scenarios(self.folder)
 
     @cached_property
@@ -151,6 +156,7 @@ class Book:
 
     @property
     def rule_ids(self) -> list[str]:
+        """Every rule id the spec cites, in rulebook order (the keys of :attr:`rule_uses`)."""
         return list(self.rule_uses)
 
     def rule_section(self, rule_id: str) -> str | None:

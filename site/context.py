@@ -43,6 +43,8 @@ class UnknownName(Exception):
         self.known = sorted(map(str, known))
 
     def hint(self) -> str:
+        """A did-you-mean for :attr:`name` among the known names, else up to twelve of them,
+        else an empty string."""
         return did_you_mean(self.name, self.known) or (
             "known here: " + ", ".join(self.known[:12]) + (" …" if len(self.known) > 12 else "")
             if self.known else "")

@@ -56,8 +56,8 @@ def _narrator(loaded, game: str, language: str, options: dict):
     game's ``text/en.yaml``; another language of the game's text files through the rulebook's
     :class:`~rulecraft.site.narration.Narration` (the site extra).
 
-    Raises :class:`RulecraftError`: RC109 for a language the game has no texts in, RC110 when
-    the site extra is not installed.
+    Raises :class:`RulecraftError` RC109 for a language the game has no texts in; without the
+    site extra the import fails and :func:`_guard` reports RC110.
     """
     from rulecraft.compiler import find_game
     from rulecraft.texts import messages, text_languages
@@ -69,23 +69,33 @@ def _narrator(loaded, game: str, language: str, options: dict):
     if language == "en":
         from rulecraft.runtime.narrate import Narrator
         return Narrator(loaded, **messages(folder))
-    try:
-        from rulecraft.site.narration import Narration
-    except ModuleNotFoundError as error:
-        if (error.name or "").startswith("rulecraft"):
-            raise
-        raise RulecraftError(f"--lang {language} needs the rulebook extra ({error.name} is not "
-                             "installed): python3 -m pip install 'rulecraft[site]', or from the "
-                             "checkout python3 -m pip install -e '.[site]'", code="RC110") from None
+    from rulecraft.site.narration import Narration
     return Narration.of_game(folder, language, loaded, options)
 
 
+# the optional extras (pyproject.toml) that provide the modules a command may import lazily
+EXTRAS = {"babel": "site", "mkdocs": "site", "material": "site", "mkdocs_static_i18n": "site",
+          "pyspiel": "rl", "pettingzoo": "rl", "gymnasium": "rl", "numpy": "rl"}
+
+
 def _guard(function):
-    """Run a command body, printing user errors without a traceback (exit status 1)."""
+    """Run a command body, printing user errors without a traceback (exit status 1).
+
+    A module of an optional extra that is not installed becomes RC110 naming the extra.
+    """
     try:
         return function()
     except RulecraftError as error:
         errors.print(str(error), highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    except ModuleNotFoundError as error:
+        extra = EXTRAS.get((error.name or "").split(".")[0])
+        if extra is None:
+            raise
+        missing = RulecraftError(f"this needs the optional extra '{extra}' ({error.name} is not "
+                                 f"installed): python3 -m pip install 'rulecraft[{extra}]', or from "
+                                 f"the checkout python3 -m pip install -e '.[{extra}]'", code="RC110")
+        errors.print(str(missing), highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
 

@@ -132,4 +132,7 @@ def test_without_the_site_extra_english_plays_and_other_languages_ask_for_it():
     refused = run("play", "taktinen", "--seed", "1", "--lang", "fi")
     assert refused.returncode == 1
     assert "Traceback" not in refused.stderr
-    assert "rulecraft[site]" in refused.stderr and "--lang fi" in refused.stderr
+    assert "rulecraft[site]" in refused.stderr and "error[RC110]" in refused.stderr
+    site = run("site", "check")
+    assert site.returncode == 1 and "Traceback" not in site.stderr
+    assert "rulecraft[site]" in site.stderr

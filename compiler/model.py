@@ -165,21 +165,19 @@ class SpecReader:
     # ---------- helpers ----------
     def entries(self, mapping, where: str, position: Position | None = None) -> list:
         """The (key, value) pairs of an optional mapping; RC320 when something else stands there."""
-        if mapping is None:
-            return []
-        if not isinstance(mapping, Mapping):
-            raise SpecError(f"{where} must be a mapping of keys", getattr(mapping, "position", None)
-                            or position or Position(self.path, 1, 1), code="RC320")
-        return list(mapping.items())
+        return list(self._shaped(mapping, Mapping, f"{where} must be a mapping of keys", position).items())
 
     def listed(self, sequence, where: str, position: Position | None = None) -> list:
         """The items of an optional list; RC320 when something else stands there."""
-        if sequence is None:
-            return []
-        if not isinstance(sequence, Sequence):
-            raise SpecError(f"{where} must be a list", getattr(sequence, "position", None)
-                            or position or Position(self.path, 1, 1), code="RC320")
-        return list(sequence)
+        return list(self._shaped(sequence, Sequence, f"{where} must be a list", position))
+
+    def _shaped(self, value, shape, message: str, position: Position | None):
+        if value is None:
+            return shape()
+        if not isinstance(value, shape):
+            raise SpecError(message, getattr(value, "position", None) or position
+                            or Position(self.path, 1, 1), code="RC320")
+        return value
 
     def keys(self, mapping, where: str, required=(), optional=()):
         """Check ``mapping`` has every ``required`` key and no key outside ``required`` and

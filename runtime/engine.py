@@ -95,7 +95,7 @@ class Game:
         if action is None:
             return f"#{action_id}"
         values = action.decode(action_id)
-        names = {name: _Shown(self.display(kind, value), kind == "bool" and bool(value))
+        names = {name: Shown(self.display(kind, value), kind == "bool" and bool(value))
                  for (name, kind, _, _), value in zip(action.params, values)}
         return action.notation.format(**names)
 
@@ -509,7 +509,7 @@ class State:
         self.s, self.ply, self._legal, self._actor = values, ply, None, None
 
 
-class _Shown(str):
+class Shown(str):
     """A parameter in a notation: ``{p}`` shows its value; ``{flag: with the ball}`` shows the
     text after the colon only when the boolean parameter ``flag`` is true."""
 

@@ -15,7 +15,7 @@ from string import Formatter
 
 # The one class of a parameter written into a notation template (the engine's, which writes
 # every action's notation): ``{p}`` shows its text; ``{flag: words}`` the words when true.
-from rulecraft.runtime.engine import _Shown as Shown
+from rulecraft.runtime.engine import Shown
 
 
 def action_id(game, notation: str) -> int | None:

@@ -7,6 +7,12 @@ import os
 import pytest
 
 
+def pytest_addoption(parser):
+    """``--update-golden`` records the golden playthroughs (tests/test_golden.py) anew."""
+    parser.addoption("--update-golden", action="store_true",
+                     help="record tests/golden/*.json from the current code instead of comparing")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def rulecraft_cache(tmp_path_factory):
     """Point ``RULECRAFT_CACHE`` at a session temporary folder (subprocesses inherit it)."""

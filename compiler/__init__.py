@@ -1,9 +1,10 @@
 """The rulecraft compiler: a game spec folder in, a module of Python rule tables out.
 
-Pipeline: :mod:`loader` (YAML 1.2, positions) → :mod:`parser` (Lark) → :mod:`model` and
-:mod:`expressions` (names, types, IR) → :mod:`codegen` (Jinja2). Compiled modules are cached
-under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by a hash of the spec, the options,
-the grammar, the templates and the rulecraft version.
+Pipeline: :mod:`rulecraft.loader` (YAML 1.2, positions) → :mod:`reader` (the sections; rule
+strings parsed by :mod:`parser`/:mod:`syntax` and checked by :mod:`checker` into the typed IR of
+:mod:`ir`) → :mod:`optimize` (IR passes) → :mod:`module` (Python ``ast``, unparsed once).
+Compiled modules are cached under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by a
+hash of the spec, the options, the compiler's sources and the rulecraft version.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import sys
 
 from rulecraft import __version__
 from rulecraft.errors import RulecraftError
-from rulecraft.compiler.codegen import generate, template_texts
 from rulecraft.loader import load_yaml, read_spec
-from rulecraft.compiler.model import SpecReader
-from rulecraft.compiler.parser import grammar_text
+from rulecraft.compiler.module import generate
+from rulecraft.compiler.optimize import optimize as optimize_game
+from rulecraft.compiler.reader import SpecReader
 
-__all__ = ["compile_source", "load_rules", "find_game", "game_names", "check"]
+__all__ = ["compile_source", "load_rules", "find_game", "game_names", "check", "read_game"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GAME_FOLDERS = ("rulespecs", "examples")
@@ -64,32 +65,52 @@ def find_game(game: str | os.PathLike) -> Path:
 
 
 def _compiler_text() -> str:
-    """The compiler's own sources: editing the compiler invalidates every cached module."""
+    """The sources that shape a generated module (the compiler's, the loader's and the runtime's
+    contract): editing any of them invalidates every cached module."""
     folder = Path(__file__).parent
-    return "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py")))
+    files = sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".lark"))
+    files += [folder.parent / "rulecraft" / "loader.py", folder.parent / "runtime" / "tables.py",
+              folder.parent / "runtime" / "support.py"]
+    return "".join(p.read_text(encoding="utf-8") for p in files if p.is_file())
 
 
 def _key(spec_text: str, options: dict) -> str:
     digest = hashlib.sha256()
-    for part in (spec_text, json.dumps(options, sort_keys=True), grammar_text(), template_texts(),
-                 _compiler_text(), __version__):
+    for part in (spec_text, json.dumps(options, sort_keys=True), _compiler_text(), __version__):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()[:16]
 
 
-def compile_source(game, options: dict | None = None) -> str:
+def read_game(game, options: dict | None = None):
+    """The checked IR (:class:`rulecraft.compiler.ir.GameIR`) of a game spec under ``options``,
+    before optimisation: the static facts of the game (board, areas, tables, rule ids) and the
+    checker's warnings. Raises :class:`SpecError` for any mistake in the spec."""
+    path = find_game(game)
+    return SpecReader(load_yaml(str(path), read_spec(str(path))), str(path), options).build()
+
+
+def compile_source(game, options: dict | None = None, *, optimize: bool = True) -> str:
     """Compile a game spec into the source of its rule-table module (no cache).
 
-    ``options`` maps option names to values (strings from the command line are converted).
-    Raises :class:`SpecError` for any mistake in the spec.
+    ``options`` maps option names to values (strings from the command line are converted);
+    ``optimize`` false skips the optimising passes (the plain translation, for differential
+    tests). Raises :class:`SpecError` for any mistake in the spec.
     """
     path = find_game(game)
     text = read_spec(str(path))
-    data = load_yaml(str(path), text)
-    ir = SpecReader(data, str(path), options).build()
+    game_ir = SpecReader(load_yaml(str(path), text), str(path), options).build()
+    if optimize:
+        def allocate(size: int) -> int:
+            base = game_ir.slots
+            game_ir.slots += size
+            return base
+        optimize_game(game_ir, allocate)
+    else:
+        game_ir.piece_index = None
     spec_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return generate(ir, spec_path=_display(path), spec_hash=spec_hash, version=__version__)
+    return generate(game_ir, spec_path=_display(path), spec_hash=spec_hash, version=__version__,
+                    optimize=optimize)
 
 
 def check(game, options: dict | None = None) -> str:

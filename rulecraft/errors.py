@@ -98,6 +98,14 @@ class DeadEndError(RulecraftError):
     code = "RC402"
 
 
+class RuleFault(RulecraftError):
+    """A rule met a value it cannot use while the game was played: an attribute of none, a
+    table key outside the table. The message names the spec position; the engine leaves the
+    state as it was before the action."""
+
+    code = "RC405"
+
+
 class LogError(RulecraftError):
     """A match log or save file that is corrupt, foreign or diverges from the rules."""
 

@@ -95,22 +95,31 @@ def _narrow(param: ir.ParamIR, inner: list, tests: list, spaces: int, grouped: s
             return emitter.iterable(param.source), tests
     if param.type != T.SPACE or param.offset or param.size != spaces:
         return everything, tests
-    group, kept_tests = None, []
+    group, where, kept_tests = None, None, []
     for test in tests:
         kept = []
         for conjunct in _conjuncts(test):
             pin = _pinned(conjunct, inner)
             if pin is not None and pin[0] == "neighbors" and around is None:
                 around = pin[1]
-            elif pin is not None and pin[0] == "attribute" and group is None:
+            elif pin is not None and pin[0] == "attribute" and group is None and where is None:
                 group = pin[1:]
+            elif pin is not None and pin[0] == "where" and where is None and group is None:
+                where = pin[1]
             else:
                 kept.append(conjunct)
         if kept:
             kept_tests.append(kept[0] if len(kept) == 1 else
                               ir.Logic(type=T.BOOL, where=test.where, op="and", values=tuple(kept)))
-    if group is None and around is None:
+    if group is None and where is None and around is None:
         return everything, tests
+    if where is not None:
+        if around is None:
+            grouped.add(("SPACES_WHERE", table_name(where)))
+            return name(f"SPACES_WHERE_{table_name(where)}"), kept_tests
+        grouped.add(("NEIGHBORS_WHERE", table_name(where)))
+        return ast.Subscript(name(f"NEIGHBORS_WHERE_{table_name(where)}"), emitter.expr(around),
+                             ast.Load()), kept_tests
     if group is None:
         return ast.Subscript(name("NEIGHBORS"), emitter.expr(around), ast.Load()), kept_tests
     table, value = group
@@ -140,8 +149,12 @@ def _neighbors_of(e: ir.Expr):
 def _pinned(conjunct: ir.Expr, inner: list):
     """``("neighbors", X)`` when ``conjunct`` is ``adjacent(X, p)`` or ``p in neighbors(X)``,
     ``("attribute", table, E)`` when it is ``p.<attribute> == E``, where ``p`` is ``inner[0]`` and
-    X and E read none of ``inner`` and can be computed before the loop; else None."""
+    X and E read none of ``inner`` and can be computed before the loop; ``("where", table)`` when
+    it is a condition on the board alone of ``p`` (a board table of truth values); else None."""
     loop = inner[0]
+    if isinstance(conjunct, ir.Static) and conjunct.table.role == "formula" and conjunct.type == T.BOOL \
+            and _is_var(conjunct.keys[0], loop):
+        return "where", conjunct.table
 
     def outer(e) -> bool:
         return not (uses(e) & set(inner)) and safe(e)

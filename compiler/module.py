@@ -133,14 +133,23 @@ class _Module:
         return sorted(found.values(), key=lambda t: (t.role, t.name))
 
     def grouped_tables(self) -> list:
+        """The tables narrowed generator loops read: spaces grouped by an attribute's value
+        (``SPACES_BY_<a>``, per neighbourhood ``NEIGHBORS_BY_<a>``), spaces where a board
+        condition holds (``SPACES_WHERE_<t>``, ``NEIGHBORS_WHERE_<t>``)."""
         out = []
         for source, table in sorted(self.grouped):
-            attribute = table[len("SPACE_"):]
             if source == "SPACES":
-                value = call("grouped", call("range", call("len", name("SPACES"))), name(table))
+                target, value = f"SPACES_BY_{table[len('SPACE_'):]}", \
+                    f"grouped(range(len(SPACES)), {table})"
+            elif source == "NEIGHBORS":
+                target, value = f"NEIGHBORS_BY_{table[len('SPACE_'):]}", \
+                    f"tuple(grouped(n, {table}) for n in NEIGHBORS)"
+            elif source == "SPACES_WHERE":
+                target, value = f"SPACES_WHERE_{table}", f"tuple(z for z in range(len(SPACES)) if {table}[z])"
             else:
-                value = ast.parse(f"tuple(grouped(n, {table}) for n in NEIGHBORS)", mode="eval").body
-            out.append(_assign(f"{source}_BY_{attribute}", value))
+                target, value = f"NEIGHBORS_WHERE_{table}", \
+                    f"tuple(tuple(z for z in n if {table}[z]) for n in NEIGHBORS)"
+            out.append(_assign(target, ast.parse(value, mode="eval").body))
         return out
 
     # ---------- the state ----------

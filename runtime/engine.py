@@ -14,16 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from rulecraft.errors import DeadEndError, IllegalActionError, RulecraftError
-from rulecraft.runtime.tables import RuleTables
+from rulecraft.errors import DeadEndError, IllegalActionError, RuleFault, RulecraftError
+from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
+                                      SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 
 CHANCE = -1
 TERMINAL = -4
-
-SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
-RETURN = -4
-STOP = -2
-FINISH = -3
 MAX_AUTOMATIC_STEPS = 100_000   # automatic flow steps between two decisions before it is a loop
 
 
@@ -187,8 +183,14 @@ class State:
         return self.game.rules.nodes[self.s[SLOT_PC]]
 
     def is_terminal(self) -> bool:
-        """True once the game is over (returns are then final)."""
-        return self.s[SLOT_DONE] == 1
+        """True once the game is over (returns are then final): by its rules, or cut at
+        ``limits: max_plies`` (:meth:`is_truncated`)."""
+        return self.s[SLOT_DONE] != 0
+
+    def is_truncated(self) -> bool:
+        """True when the match ended because it reached ``limits: max_plies``; its returns are
+        then the spec's ``on_limit:`` returns."""
+        return self.s[SLOT_DONE] == TRUNCATED
 
     def is_chance_node(self) -> bool:
         """True when the game is not over and the state awaits a die roll (a ``roll`` step)."""
@@ -259,18 +261,50 @@ class State:
         if action not in self.legal_actions():
             raise self._refusal(action)
         before = self.s[:], self.ply
+        phase, rule = self.phase()
         try:
             self.apply_unchecked(action, events)
+        except RuleFault as fault:
+            self._restore(before)
+            raise RuleFault(f"{fault.message} (in phase {phase}, rule {rule}); the state is unchanged") from None
         except (ArithmeticError, LookupError, TypeError, ValueError) as error:
-            phase, rule = self.phase()
-            self.s[:], self.ply = before
-            self._legal = self._actor = None
+            self._restore(before)
             raise RulecraftError(f"the rules failed to compute in phase {phase} (rule {rule}): "
                                  f"{type(error).__name__}: {error}; the state is unchanged",
                                  code="RC404") from None
+        except RulecraftError:
+            self._restore(before)
+            raise
+
+    def _restore(self, before) -> None:
+        self.s[:], self.ply = before
+        self._legal = self._actor = None
 
     def apply_unchecked(self, action: int, events: list | None = None) -> None:
-        """Apply an action known to be legal (bots and playouts); no check is made."""
+        """Apply an action known to be legal (bots and playouts); no check is made.
+
+        The match ends when it reaches ``limits: max_plies``, with the spec's ``on_limit:``
+        returns; without them that ply is refused (RC406, naming the spec's ``limits:``) and
+        the state is left as it was."""
+        if self.ply + 1 < self.game.max_game_length:
+            self._apply(action, events)
+            return
+        before = self.s[:], self.ply
+        self._apply(action, events)
+        if self.s[SLOT_DONE]:
+            return
+        if self.game.rules.on_limit is None:
+            self._restore(before)
+            raise RulecraftError(
+                f"the match reached limits: max_plies ({self.game.max_game_length}) without ending; "
+                f"declare the returns of a match cut there with on_limit: (for example \"0\") under "
+                f"limits: at {self.game.rules.limit_source}", code="RC406")
+        self.s[SLOT_DONE] = TRUNCATED
+        self._legal = self._actor = None
+        if events is not None:
+            events.append(("end", "limits", {"returns": self.returns(), "truncated": True}))
+
+    def _apply(self, action: int, events: list | None) -> None:
         s = self.s
         game = self.game
         rules = game.rules
@@ -332,7 +366,7 @@ class State:
         elif result >= 0:
             s[SLOT_PC] = result
         elif result == FINISH:
-            s[SLOT_DONE] = 1
+            s[SLOT_DONE] = GAME_OVER
         else:
             raise DeadEndError(f"'stop' used outside a choice in phase {node.phase} (rule {node.rule})")
 
@@ -425,10 +459,12 @@ class State:
 
     # ---------- results ----------
     def returns(self) -> list[float]:
-        """Each team's return: the spec's end formula when terminal, 0 before."""
+        """Each team's return: the spec's end formula when terminal (its ``on_limit:`` formula
+        when the match was cut at ``max_plies``), 0 before."""
         if not self.s[SLOT_DONE]:
             return [0.0] * self.game.num_teams
-        return [float(self.game.rules.returns(self.s, t)) for t in range(self.game.num_teams)]
+        formula = self.game.rules.on_limit if self.s[SLOT_DONE] == TRUNCATED else self.game.rules.returns
+        return [float(formula(self.s, t)) for t in range(self.game.num_teams)]
 
     def evaluation(self, team: int) -> float:
         """The spec's evaluation of this state for ``team`` (returns when terminal)."""

@@ -78,7 +78,7 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
     for book in books:
         frames = {scenario.id: play(book, scenario) for scenario in book.scenarios}
         data_dir = Path("data") / book.slug
-        files[data_dir / "board.svg"] = board_svg(book.ir(), book.areas(), label=book.ir().meta["title"])
+        files[data_dir / "board.svg"] = board_svg(book.ir(), book.areas(), label=book.ir().meta.title)
         for language in languages:
             labels = site_labels(site_texts[language])
             pages = GamePages(book, language, labels, frames)
@@ -182,7 +182,7 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
                 "site_name": str(site_texts[language].entry("pages", "landing")["title"]),
                 "default": language == default}
                for language in languages]
-    games = [{"slug": b.slug, "title": b.ir().meta["title"], "files": list(PAGE_FILES.values())}
+    games = [{"slug": b.slug, "title": b.ir().meta.title, "files": list(PAGE_FILES.values())}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
         site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),

@@ -86,7 +86,7 @@ class GamePages:
     def _render(self, template: str, name: str, **values) -> str:
         return _environment().get_template(template).render(
             page=self.page(name), labels=self.labels,
-            title=markdown_escape(self.book.ir().meta["title"]), **values)
+            title=markdown_escape(self.book.ir().meta.title), **values)
 
     def _overview(self) -> str:
         ir = self.book.ir()
@@ -95,10 +95,10 @@ class GamePages:
         pieces = [self._counted(kinds[kind], kind) for kind in kinds]
         dice = [f"{markdown_escape(name)} ({self.labels['faces']} "
                 f"{', '.join(markdown_escape(str(v)) for v in die.outcomes)})" for name, die in rules.dice.items()]
-        source = {k: markdown_escape(v) for k, v in (ir.meta.get("source") or {}).items()}
+        source = {k: markdown_escape(v) for k, v in (ir.meta.source or {}).items()}
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
-                            pieces=pieces, spaces=self._counted(len(ir.spaces), "space"), dice=dice, source=source,
-                            version=markdown_escape(ir.meta["version"]),
+                            pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice, source=source,
+                            version=markdown_escape(ir.meta.version),
                             contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
 
     def _counted(self, count: int, name: str) -> str:
@@ -114,15 +114,15 @@ class GamePages:
         ir = self.book.ir()
         areas = self.book.areas()
         attributes = self.page("board").get("attributes") or {}
-        unknown = [a for a in attributes if a not in ir.space_attributes]
+        unknown = [a for a in attributes if a not in ir.board.attributes]
         if unknown:
             raise TextError(f"pages: board: attributes: names '{unknown[0]}', which no space of "
                             "the spec has", self.texts.position("pages", "board"))
         rows = []
-        for index, space in enumerate(ir.spaces):
+        for index, space in enumerate(ir.board.spaces):
             rows.append([markdown_escape(space),
-                         ", ".join(markdown_escape(ir.spaces[n]) for n in ir.neighbors[index])]
-                        + [str(ir.space_attributes[a][1][index]) for a in attributes])
+                         ", ".join(markdown_escape(ir.board.spaces[n]) for n in ir.board.neighbors[index])]
+                        + [str(ir.board.attributes[a][1][index]) for a in attributes])
         svg = board_svg(ir, areas, label=self.page("board")["title"],
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
@@ -130,11 +130,11 @@ class GamePages:
         at = start_positions(self.book)
         if any(space >= 0 for space in at):
             start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
-                     "spaces": list(ir.spaces), "markers": [],
+                     "spaces": list(ir.board.spaces), "markers": [],
                      "frames": [{"at": at, "markers": []}]}
         return self._render("board.md.j2", "board", svg=svg, rows=rows,
                             headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
-                            areas=[(self.word(a), [ir.spaces[i] for i in members]) for a, members in areas.items()],
+                            areas=[(self.word(a), [ir.board.spaces[i] for i in members]) for a, members in areas.items()],
                             start=start)
 
     def _sequence(self, section: str) -> list[dict]:
@@ -228,7 +228,7 @@ def start_positions(book) -> list[int]:
     setup without decisions puts it (BALL's line-up is a ``do:`` of the setup phase); -1 when off
     the board."""
     ir = book.ir()
-    at = [p["at"] for p in ir.pieces]
+    at = [p.at for p in ir.pieces]
     if any(space >= 0 for space in at):
         return at
     game = book.game()
@@ -251,7 +251,7 @@ def landing_page(language: str, site_texts, books, labels: Namespace) -> str:
     games = []
     for book in books:
         summary = book.texts[language].entry("pages", "overview")
-        games.append({"slug": book.slug, "title": markdown_escape(book.ir().meta["title"]),
+        games.append({"slug": book.slug, "title": markdown_escape(book.ir().meta.title),
                       "summary": book.renderer(language).render(summary["summary"])})
     return _environment().get_template("landing.md.j2").render(
         page={key: renderer.render(value) for key, value in entry.items() if key != "source_hash"},

@@ -32,6 +32,15 @@ def call(function: str, *args, **keywords) -> ast.Call:
     return ast.Call(name(function), list(args), [ast.keyword(k, v) for k, v in keywords.items()])
 
 
+def assign(target: ast.expr, value: ast.expr) -> ast.Assign:
+    """``target = value`` (line numbers are set because ``ast.unparse`` reads them)."""
+    return ast.Assign([target], value, lineno=0)
+
+
+def loop(target: ast.expr, source: ast.expr, body: list) -> ast.For:
+    return ast.For(target, source, body, [], lineno=0)
+
+
 def subscript(value: ast.expr, index: ast.expr) -> ast.Subscript:
     return ast.Subscript(value, index, ast.Load())
 
@@ -252,7 +261,7 @@ class Emitter:
                 value = call("int", value)          # a state holds plain integers: true is 1
             target = self.expr(stmt.target)
             target.ctx = ast.Store()
-            return [ast.Assign([target], value)]
+            return [assign(target, value)]
         if kind is ir.Change:
             target = self.expr(stmt.target)
             target.ctx = ast.Store()
@@ -266,14 +275,14 @@ class Emitter:
             body = self.statements(stmt.body) or [ast.Pass()]
             if stmt.cond is not None:
                 body = [ast.If(ast.UnaryOp(ast.Not(), self.expr(stmt.cond)), [ast.Continue()], [])] + body
-            return [ast.For(name(self.names.of(stmt.var), True), self.iterable(stmt.source), body, [])]
+            return [loop(name(self.names.of(stmt.var), True), self.iterable(stmt.source), body)]
         if kind is ir.Bind:
-            return [ast.Assign([name(self.names.of(stmt.var), True)], self.expr(stmt.value))]
+            return [assign(name(self.names.of(stmt.var), True), self.expr(stmt.value))]
         if kind is ir.Jump:
             return [ast.Return(const(stmt.target))]
         if kind is ir.SetRevealed:
-            return [ast.Assign([ast.Subscript(name("s"), name(revealed_name(stmt.field)), ast.Store())],
-                               const(stmt.value))]
+            return [assign(ast.Subscript(name("s"), name(revealed_name(stmt.field)), ast.Store()),
+                           const(stmt.value))]
         if kind is ir.Emit:
             record = ast.Tuple([const(stmt.kind), const(stmt.rule),
                                 ast.Dict([const(k) for k, _ in stmt.items], [self.expr(v) for _, v in stmt.items])],

@@ -14,7 +14,7 @@ import ast
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.emit import Emitter, call, const, name, table_name
+from rulecraft.compiler.emit import Emitter, assign, call, const, loop, name, table_name
 from rulecraft.compiler.optimize import safe, transform_once
 from rulecraft.compiler.walk import children, shape, uses
 from rulecraft.runtime.tables import mixed_radix_strides
@@ -38,14 +38,14 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
         levels[_level(test, symbols)].append(test)
     hoisted = _hoist(levels, symbols) if optimize else [[] for _ in levels]
     strides = mixed_radix_strides(p.size for p in params)
-    body: list = [ast.Assign([name("out", True)], ast.List([], ast.Load()))]
+    body: list = [assign(name("out", True), ast.List([], ast.Load()))]
     block, partial = body, const(action.base) if action.base or not params else None
     for depth in range(len(params) + 1):
         if depth:
             param = params[depth - 1]
-            loop = ast.For(name(emitter.names.of(param.symbol), True), sources[depth - 1], [], [])
-            block.append(loop)
-            block = loop.body
+            step = loop(name(emitter.names.of(param.symbol), True), sources[depth - 1], [])
+            block.append(step)
+            block = step.body
             term = name(emitter.names.of(param.symbol))
             if param.offset:
                 term = ast.BinOp(term, ast.Sub(), const(param.offset))
@@ -57,10 +57,10 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
                 block.append(ast.If(ast.UnaryOp(ast.Not(), _all(levels[depth], emitter)),
                                     [ast.Return(name("out")) if depth == 0 else ast.Continue()], []))
             for symbol, value in hoisted[depth]:
-                block.append(ast.Assign([name(emitter.names.of(symbol), True)], emitter.expr(value)))
+                block.append(assign(name(emitter.names.of(symbol), True), emitter.expr(value)))
             if depth and depth < len(params) and _compound(partial):
                 held = emitter.names.fresh("id")
-                block.append(ast.Assign([name(held, True)], partial))
+                block.append(assign(name(held, True), partial))
                 partial = name(held)
     append = ast.Expr(ast.Call(ast.Attribute(name("out"), "append", ast.Load()), [partial], []))
     innermost = levels[len(params)]

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.emit import Emitter, Names, call, const, name, revealed_name, slot_name, table_name
+from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, slot_name,
+                                    table_name)
 from rulecraft.compiler.generators import generator
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
@@ -26,8 +27,7 @@ CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "ParamDef", "RuleTabl
 
 def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, optimize: bool = True) -> str:
     """The Python source of ``game``'s rule-table module (lines of at most 120 characters)."""
-    return wrap(ast.unparse(ast.fix_missing_locations(_Module(game, optimize).build(spec_path, spec_hash,
-                                                                                      version))))
+    return wrap(ast.unparse(_Module(game, optimize).build(spec_path, spec_hash, version)))
 
 
 def literal(value) -> ast.expr:
@@ -48,13 +48,13 @@ def literal(value) -> ast.expr:
 
 
 def _assign(target: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign([name(target, True)], value)
+    return assign(name(target, True), value)
 
 
 def _function(function: str, args: list, body: list, doc: str | None = None) -> ast.FunctionDef:
     statements = ([ast.Expr(const(doc))] if doc else []) + (body or [ast.Pass()])
     return ast.FunctionDef(function, ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, []),
-                           statements, [], None)
+                           statements, [], None, lineno=0)
 
 
 def _returning(value: ast.expr) -> list:
@@ -170,18 +170,18 @@ class _Module:
             target = ast.Subscript(name("s"), name(slot_name(f)), ast.Store())
             if f.name == "at" and f.of is not None:
                 if f.size:
-                    body.append(ast.Assign([ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
-                        name(slot_name(f)), ast.Add(), const(f.size))), ast.Store())],
+                    body.append(assign(ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
+                        name(slot_name(f)), ast.Add(), const(f.size))), ast.Store()),
                         ast.List([const(p.at) for p in game.pieces], ast.Load())))
                 continue
             value = self.emit.expr(f.initial)
             if f.initial.type == T.BOOL and not isinstance(f.initial, ir.Const):
                 value = call("int", value)
             if f.of is None:
-                body.append(ast.Assign([target], value))
+                body.append(assign(target, value))
             else:
-                body.append(ast.Assign([ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
-                    name(slot_name(f)), ast.Add(), const(f.size))), ast.Store())],
+                body.append(assign(ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
+                    name(slot_name(f)), ast.Add(), const(f.size))), ast.Store()),
                     ast.BinOp(ast.List([value], ast.Load()), ast.Mult(), const(f.size))))
         if index is not None:
             body.append(ast.Expr(call("index_pieces", name("s"))))

@@ -9,8 +9,7 @@ adjacent literals. The result compiles to the same code.
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
+import re
 
 WIDTH = 120
 INDENT = 8                 # continuation lines stand this much deeper than their statement
@@ -35,7 +34,7 @@ def _fold(line: str) -> list:
     depth, previous_end = 0, 0
     for kind, text, start, end in tokens:
         space = line[previous_end:start]
-        if kind == tokenize.STRING and len(text) > WIDTH - len(indent) - INDENT - 4:
+        if kind and len(text) > WIDTH - len(indent) - INDENT - 4:
             chunks = _split_string(text, WIDTH - len(indent) - INDENT - 4)
             if depth == 0:
                 chunks[0], chunks[-1] = "(" + chunks[0], chunks[-1] + ")"
@@ -65,21 +64,21 @@ def _fold(line: str) -> list:
     return lines
 
 
+# the tokens of generated code: string literals as repr() writes them, names and numbers,
+# two-character operators, and any other single character
+_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\w+|\*\*|//|==|!=|<=|>=|:=|->|\S""")
+
+
 def _tokens(line: str):
-    """``(type, text, start column, end column)`` of the tokens of one line; None when it does
-    not tokenize on its own (a part of a multi-line string)."""
-    try:
-        found = []
-        for token in tokenize.generate_tokens(io.StringIO(line + "\n").readline):
-            if token.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT,
-                              tokenize.DEDENT, tokenize.COMMENT):
-                continue
-            if token.start[0] != 1 or token.end[0] != 1:
-                return None
-            found.append((token.type, token.string, token.start[1], token.end[1]))
-        return found
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return None
+    """``(is a string literal, text, start column, end column)`` of the tokens of one line;
+    None when the line does not stand on its own (it is inside a multi-line string)."""
+    found = []
+    for match in _TOKEN.finditer(line):
+        text = match.group()
+        if text in ("'", '"') or text.startswith(("\'\'\'", '"""')):
+            return None
+        found.append((text[0] in "'\"", text, match.start(), match.end()))
+    return found
 
 
 def _split_string(literal: str, width: int) -> list:

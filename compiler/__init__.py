@@ -113,9 +113,11 @@ def compile_source(game, options: dict | None = None, *, optimize: bool = True) 
                     optimize=optimize)
 
 
-def check(game, options: dict | None = None) -> str:
-    """Validate a spec fully (compile it, then import the result); returns the game id."""
-    return load_rules(game, options, use_cache=False).game_id
+def check(game, options: dict | None = None) -> tuple[str, list]:
+    """Validate a spec fully (check it, compile it, import the result); returns the game id and
+    the checker's warnings (:class:`rulecraft.errors.SpecWarning`). Raises :class:`SpecError`."""
+    warnings = read_game(game, options).warnings
+    return load_rules(game, options, use_cache=False).game_id, warnings
 
 
 def load_rules(game, options: dict | None = None, *, use_cache: bool = True):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.errors import SpecError, SpecWarning, did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.symbols import Function, Symbols
@@ -88,6 +88,7 @@ class Checker:
         self.symbols = symbols
         self.library = library
         self._inlining: list[str] = []
+        self._calls: list = []          # (definition, where it is used) of the definitions being inlined
         self._warned: set = set()
 
     # ---------- entry points ----------
@@ -116,12 +117,16 @@ class Checker:
             return value
         hint = f"write '{what.split('.')[0]} != none and ...' first, or give the field an initial: value"
         message = f"'{what}' needs a value here, but it may be none"
+        if self._calls:
+            name, used = self._calls[0]
+            position = used.position if used is not None else None
+            message += f" (in {name}(), used at line {position.line})" if position else f" (in {name}())"
         if self.symbols.language >= 2:
             raise self.error(where, message, "RC317", hint)
         position = where.position if where is not None else None
         if (position, what) not in self._warned:
             self._warned.add((position, what))
-            self.symbols.warnings.append(ir.SpecWarning("RC317", message, where, hint))
+            self.symbols.warnings.append(SpecWarning("RC317", message, position, hint))
         return self.checked(value, where, f"{what}: the value is none")
 
     def checked(self, value: ir.Expr, where, what: str) -> ir.Expr:
@@ -311,12 +316,14 @@ class Checker:
         inner = Scope({param: self.expr(arg, scope) for param, arg in zip(function.params, args)},
                       scope.facts)
         self._inlining.append(function.name)
+        self._calls.append((function.name, node.where))
         try:
             if function.tree is None:
                 function.tree = syntax.formula(function.body)
             return self.expr(function.tree, inner)
         finally:
             self._inlining.pop()
+            self._calls.pop()
 
     def _Gather(self, node, scope):
         if node.fn not in ("sum", "min", "max"):

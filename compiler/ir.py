@@ -486,16 +486,6 @@ class DieIR:
 
 
 @dataclass(eq=False)
-class SpecWarning:
-    """Something the checker accepts in this language version but a designer should change."""
-
-    code: str
-    message: str
-    where: Where | None
-    hint: str | None = None
-
-
-@dataclass(eq=False)
 class GameIR:
     """The whole compiled game (see the module docstring)."""
 
@@ -529,6 +519,6 @@ class GameIR:
     first_turn_node: int
     constants: dict                   # zero-argument definitions with a fixed number
     faults: list                      # (Where, what) of each check made at play time
-    warnings: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)   # rulecraft.errors.SpecWarning
     end_rule: str = "end"
     reached: tuple = ()               # per set of grid steps, per square: the squares reached

@@ -113,8 +113,11 @@ def check(game: str = typer.Argument(..., help="Game name or path to its folder 
     """Validate a spec: every error with file:line:col, the line, a caret and a hint."""
     def body():
         from rulecraft.compiler import check as check_spec
-        game_id = check_spec(game, _options(option))
-        console.print(f"{game_id}: the spec is valid.")
+        game_id, warnings = check_spec(game, _options(option))
+        for warning in warnings:
+            sys.stderr.write(f"{warning}\n")
+        noted = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""
+        console.print(f"{game_id}: the spec is valid{noted}.", highlight=False, markup=False)
     _guard(body)
 
 

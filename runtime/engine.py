@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from rulecraft.errors import DeadEndError, IllegalActionError, RuleFault, RulecraftError
+from rulecraft.errors import DeadEndError, IllegalActionError, LogError, PlayError, RuleFault, RulecraftError
 from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
                                       SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 
@@ -152,7 +152,7 @@ class Game:
             if not 0 <= values[SLOT_PC] < len(self.rules.nodes):
                 raise ValueError("its flow position is outside the game's turn structure")
         except (ValueError, TypeError, KeyError, AttributeError) as error:
-            raise RulecraftError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
+            raise LogError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
         state = State(self, list(values), ply)
         state.refresh()
         return state
@@ -237,7 +237,7 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome index, probability)`` pairs at a chance node; raises elsewhere."""
         if not self.is_chance_node():
-            raise RulecraftError("chance_outcomes() called on a state that is not a chance node",
+            raise PlayError("chance_outcomes() called on a state that is not a chance node",
                                  code="RC403")
         die = self.game.rules.dice[self.node().die]
         return [(i, float(p)) for i, p in enumerate(die.probabilities)]
@@ -261,17 +261,18 @@ class State:
         if action not in self.legal_actions():
             raise self._refusal(action)
         before = self.s[:], self.ply
-        phase, rule = self.phase()
         try:
             self.apply_unchecked(action, events)
         except RuleFault as fault:
+            phase, rule = self.phase()            # where the rules were when they failed
             self._restore(before)
             raise RuleFault(f"{fault.message} (in phase {phase}, rule {rule}); the state is unchanged") from None
         except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+            phase, rule = self.phase()
             self._restore(before)
-            raise RulecraftError(f"the rules failed to compute in phase {phase} (rule {rule}): "
-                                 f"{type(error).__name__}: {error}; the state is unchanged",
-                                 code="RC404") from None
+            raise PlayError(f"the rules failed to compute in phase {phase} (rule {rule}): "
+                            f"{type(error).__name__}: {error}; the state is unchanged",
+                            code="RC404") from None
         except RulecraftError:
             self._restore(before)
             raise
@@ -295,10 +296,10 @@ class State:
             return
         if self.game.rules.on_limit is None:
             self._restore(before)
-            raise RulecraftError(
-                f"the match reached limits: max_plies ({self.game.max_game_length}) without ending; "
-                f"declare the returns of a match cut there with on_limit: (for example \"0\") under "
-                f"limits: at {self.game.rules.limit_source}", code="RC406")
+            raise PlayError(
+                f"{self.game.rules.limit_source}: the match reached limits: max_plies "
+                f"({self.game.max_game_length}) without ending; declare the returns of a match cut there "
+                f"with on_limit: (for example \"0\")", code="RC406")
         self.s[SLOT_DONE] = TRUNCATED
         self._legal = self._actor = None
         if events is not None:
@@ -539,7 +540,7 @@ class State:
         game_id, options, spec_hash, values, ply = data
         self.game = game_for(game_id, options)
         if self.game.rules.spec_hash != spec_hash:
-            raise RulecraftError(f"this pickled state of {game_id} was made under another version "
+            raise LogError(f"this pickled state of {game_id} was made under another version "
                                  f"of its spec ({spec_hash}, now {self.game.rules.spec_hash})",
                                  code="RC502")
         self.s, self.ply, self._legal, self._actor = values, ply, None, None

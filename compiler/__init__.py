@@ -17,7 +17,7 @@ from pathlib import Path
 import sys
 
 from rulecraft import __version__
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import InputError, RulecraftError
 from rulecraft.loader import load_yaml, read_spec
 from rulecraft.compiler.module import generate
 from rulecraft.compiler.optimize import optimize as optimize_game
@@ -61,7 +61,7 @@ def find_game(game: str | os.PathLike) -> Path:
             if candidate.is_file():
                 return candidate
     known = ", ".join(game_names()) or "none"
-    raise RulecraftError(f"no game called '{game}' (known games: {known})", code="RC105")
+    raise InputError(f"no game called '{game}' (known games: {known})", code="RC105")
 
 
 def _compiler_text() -> str:

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import InputError, RulecraftError, ScenarioError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rulecraft: write a board game's rules once; play, test and publish them.")
@@ -29,7 +29,7 @@ def _options(pairs: list[str] | None) -> dict:
     result = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise RulecraftError(f"--option takes NAME=VALUE, not '{pair}'", code="RC106")
+            raise InputError(f"--option takes NAME=VALUE, not '{pair}'", code="RC106")
         name, value = pair.split("=", 1)
         result[name.strip()] = value.strip()
     return result
@@ -48,7 +48,7 @@ def _check_bot(bot: str) -> None:
     """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot."""
     from rulecraft.runtime.bots import BOTS
     if bot not in BOTS:
-        raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+        raise InputError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
 
 
 def _narrator(loaded, game: str, language: str, options: dict):
@@ -64,7 +64,7 @@ def _narrator(loaded, game: str, language: str, options: dict):
     folder = find_game(game).parent
     languages = text_languages(folder)
     if language not in languages:
-        raise RulecraftError(f"no play-by-play in '{language}' for {loaded.id} "
+        raise InputError(f"no play-by-play in '{language}' for {loaded.id} "
                              f"(its languages: {', '.join(languages)})", code="RC109")
     if language == "en":
         from rulecraft.runtime.narrate import Narrator
@@ -92,7 +92,7 @@ def _guard(function):
         extra = EXTRAS.get((error.name or "").split(".")[0])
         if extra is None:
             raise
-        missing = RulecraftError(f"this needs the optional extra '{extra}' ({error.name} is not "
+        missing = InputError(f"this needs the optional extra '{extra}' ({error.name} is not "
                                  f"installed): python3 -m pip install 'rulecraft[{extra}]', or from "
                                  f"the checkout python3 -m pip install -e '.[{extra}]'", code="RC110")
         errors.print(str(missing), highlight=False, markup=False, soft_wrap=True)
@@ -168,7 +168,7 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         humans = set()
         for team in human or []:
             if team not in loaded.teams:
-                raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
+                raise InputError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
         play_match(match, humans, bot, console, log_path=log_path,
@@ -203,7 +203,7 @@ def scenario(game: str = typer.Argument(..., help="Game name or path."),
         folder = find_game(game).parent
         chosen = [s for s in load_scenarios(folder) if only is None or s.id == only]
         if not chosen:
-            raise RulecraftError(f"no scenario{' ' + only if only else ''} in {folder}", code="RC602")
+            raise ScenarioError(f"no scenario{' ' + only if only else ''} in {folder}", code="RC602")
         failed = 0
         for item in chosen:
             try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import random
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import LogError, RulecraftError
 from rulecraft.runtime.bots import BOTS
 from rulecraft.runtime.engine import CHANCE, Game, State
 
@@ -124,5 +124,5 @@ def resume(game: Game, seed: int, actions) -> Match:
         try:
             match.apply(action)
         except RulecraftError as error:
-            raise RulecraftError(f"step {ply + 1}: {error.message}", code="RC504") from None
+            raise LogError(f"step {ply + 1}: {error.message}", code="RC504") from None
     return match

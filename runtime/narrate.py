@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import jinja2
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import NarrationError, RulecraftError
 from rulecraft.runtime.engine import Game
 
 DEFAULTS = {
@@ -106,10 +106,10 @@ class Narrator:
             try:
                 template = self._compiled[kind] = _ENVIRONMENT.from_string(str(self.messages[kind]))
             except jinja2.TemplateSyntaxError as error:
-                raise RulecraftError(f"the event message for '{kind}' is not a valid template: "
+                raise NarrationError(f"the event message for '{kind}' is not a valid template: "
                                      f"{error.message}", code="RC701") from None
         try:
             return template.render(**shown)
         except jinja2.UndefinedError as error:
-            raise RulecraftError(f"the event message for '{kind}' names something the event "
+            raise NarrationError(f"the event message for '{kind}' names something the event "
                                  f"does not carry: {error.message}", code="RC702") from None

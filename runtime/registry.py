@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 import sys
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import LogError, RulecraftError
 
 _GAMES: dict = {}
 
@@ -40,7 +40,7 @@ def game_for(game_id: str, options: dict):
                 register(Game(rules))
                 break
         else:
-            raise RulecraftError(f"game {game_id} with options {options} is not compiled here; "
+            raise LogError(f"game {game_id} with options {options} is not compiled here; "
                                  f"run 'rulecraft compile {game_id}' first", code="RC503")
     return _GAMES[key]
 

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from rulecraft.compiler import find_game, game_names, load_rules, read_game
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios
 from rulecraft.site.context import glossary_terms, spec_context
@@ -33,7 +33,7 @@ def game_folders(root: Path | None = None) -> list[Path]:
     else:
         folders = [find_game(name).parent for name in game_names("rulespecs")]
     if not folders:
-        raise RulecraftError(f"no game to publish under {Path(root or '.') / 'rulespecs'}", code="RC805")
+        raise SiteError(f"no game to publish under {Path(root or '.') / 'rulespecs'}", code="RC805")
     return folders
 
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book, game_folders
 from rulecraft.site.check import check_book, check_site_texts, worklist
@@ -66,12 +66,12 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
     books = [Book(Path(folder), languages) for folder in folders]
     books = [book for book in books if book.publishable]
     if not books:
-        raise RulecraftError("no game has an English rulebook yet (rules: in text/en.yaml)", code="RC805")
+        raise SiteError("no game has an English rulebook yet (rules: in text/en.yaml)", code="RC805")
     problems = [p for p in check_site_texts(languages) if not _stale(p)]
     for book in books:
         problems += [p for p in check_book(book) if not _stale(p)]
     if problems:
-        raise RulecraftError("the texts are not ready to publish:\n" + worklist(problems), code="RC806")
+        raise SiteError("the texts are not ready to publish:\n" + worklist(problems), code="RC806")
     source_dir = Path(source_dir)
     site_texts = load_texts(SITE_TEXT, languages)
     files: dict[Path, str] = {}
@@ -115,12 +115,12 @@ def run_mkdocs(source_dir: Path) -> None:
         site_dir, alternates = Path(config.site_dir), list(config.extra.get("alternate") or [])
         build(config)
     except MkDocsException as error:
-        raise RulecraftError(f"MkDocs could not build the site: {error}", code="RC807") from None
+        raise SiteError(f"MkDocs could not build the site: {error}", code="RC807") from None
     finally:
         logger.removeHandler(collector)
         logger.setLevel(level)
     if collector.messages:
-        raise RulecraftError("MkDocs warned while building the site:\n  " + "\n  ".join(collector.messages),
+        raise SiteError("MkDocs warned while building the site:\n  " + "\n  ".join(collector.messages),
                              code="RC807")
     _share_sitemap(site_dir, alternates)
 

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 from babel import Locale
 
-from rulecraft.errors import did_you_mean
+from rulecraft.errors import SiteError, did_you_mean
 from rulecraft.loader import Mapping
 
 MINUS = "\u2212"
 
 
-class UnknownName(Exception):
-    """A text names something the spec or the glossary does not have."""
+class UnknownName(SiteError):
+    """A text names something the spec or the glossary does not have (RC802)."""
+
+    code = "RC802"
 
     def __init__(self, path: str, known=(), name: str | None = None):
         super().__init__(path)

@@ -27,7 +27,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from rulecraft.errors import Position, SpecError, did_you_mean
+from rulecraft.errors import Position, SiteError, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Text, load_yaml, plain
 
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")
@@ -43,7 +43,7 @@ HASH_KEY = "source_hash"
 SITE_TEXT = Path(__file__).with_name("text")
 
 
-class TextError(SpecError):
+class TextError(SpecError, SiteError):
     """A text file that is malformed, or a text whose template cannot be rendered."""
 
     code = "RC801"

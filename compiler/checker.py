@@ -44,7 +44,7 @@ def path(expr: ir.Expr):
     so that a test on it is known where the same place is read again; None for other values."""
     if isinstance(expr, ir.Var):
         return ("var", id(expr.symbol))
-    if isinstance(expr, (ir.Checked, ir.InRange)):
+    if isinstance(expr, (ir.Checked, ir.Guarded, ir.InRange)):
         return path(expr.value)
     if isinstance(expr, ir.Slot):
         if expr.index is None:
@@ -111,10 +111,27 @@ class Checker:
         return SpecError(message, where.position if where is not None else None, code=code, hint=hint)
 
     def nonnull(self, value: ir.Expr, where, what: str) -> ir.Expr:
-        """``value`` where a real entity is needed: unchanged when it cannot be none; else (a
-        spec of language 2) RC317, or a warning and a check at play time."""
+        """``value`` where a real entity is needed (a place to write, a piece to move):
+        unchanged when it cannot be none; else (a spec of language 2) RC317, or a warning and
+        ``value`` checked at play time."""
         if not value.nullable:
             return value
+        self._complain(where, what)
+        return self.checked(value, where, f"{what}: the value is none")
+
+    def guard(self, owner: ir.Expr, read: ir.Expr, where, what: str) -> ir.Expr:
+        """``read`` (an attribute or lookup of ``owner``) where ``owner`` must be a real entity:
+        ``read`` itself when ``owner`` cannot be none; else (language 2) RC317, or a warning and
+        ``read`` guarded by a check of ``owner`` at play time."""
+        if not owner.nullable:
+            return read
+        self._complain(where, what)
+        self.symbols.faults.append((where, f"{what}: the value is none"))
+        return ir.Guarded(type=read.type, where=read.where, check=owner, value=read, nullable=read.nullable,
+                          fault=len(self.symbols.faults) - 1)
+
+    def _complain(self, where, what: str) -> None:
+        """RC317 in a spec of language 2; a warning (once per place) before."""
         hint = f"write '{what.split('.')[0]} != none and ...' first, or give the field an initial: value"
         message = f"'{what}' needs a value here, but it may be none"
         if self._calls:
@@ -127,7 +144,6 @@ class Checker:
         if (position, what) not in self._warned:
             self._warned.add((position, what))
             self.symbols.warnings.append(SpecWarning("RC317", message, position, hint))
-        return self.checked(value, where, f"{what}: the value is none")
 
     def checked(self, value: ir.Expr, where, what: str) -> ir.Expr:
         """``value``, checked at play time not to be none (if it may be): a failed check
@@ -205,8 +221,9 @@ class Checker:
         owner = self.expr(node.owner, scope)
         return self.attribute(owner, node.name, node.name_where, scope, _spelled(node.owner))[0]
 
-    def attribute(self, owner: ir.Expr, name: str, where, scope: Scope, owner_text: str):
-        """``(IR of owner.name, the Attribute)``; RC303 when ``owner``'s family has no ``name``."""
+    def attribute(self, owner: ir.Expr, name: str, where, scope: Scope, owner_text: str, write: bool = False):
+        """``(IR of owner.name, the Attribute)``; RC303 when ``owner``'s family has no ``name``.
+        ``write``: the attribute is assigned (a none owner is then checked in the slot's index)."""
         family = _family(owner.type)
         found = self.symbols.attributes.get((family, name))
         if found is None:
@@ -216,30 +233,37 @@ class Checker:
                 raise self.error(where, f"{what} has no attributes", "RC303")
             raise self.error(where, f"{what} has no attribute '{name}'", "RC303",
                              did_you_mean(name, known) or "known: " + ", ".join(known))
-        index = self.nonnull(owner, where, f"{owner_text}.{name}")
+        what = f"{owner_text}.{name}"
+        if write:
+            index = self.nonnull(owner, where, what)
+            return ir.Slot(type=found.type, where=where, field=found.field, index=index,
+                           nullable=found.field.nullable and T.is_entity(found.type)), found
+        return self.guard(owner, self._read(owner, found, where, scope), where, what), found
+
+    def _read(self, index: ir.Expr, found, where, scope: Scope) -> ir.Expr:
+        """The attribute ``found`` of the entity ``index``."""
         if found.kind == "field":
             value = ir.Slot(type=found.type, where=where, field=found.field, index=index,
                             nullable=found.field.nullable and T.is_entity(found.type))
-            return self.known(value, scope), found
+            return self.known(value, scope)
         if found.kind == "static":
-            return ir.Static(type=found.type, where=where, table=found.table, keys=(index,)), found
+            return ir.Static(type=found.type, where=where, table=found.table, keys=(index,))
         if found.kind == "via_kind":
             kind = ir.Static(type=T.KIND, where=where, table=self.symbols.static("PIECE_KIND"),
                              keys=(index,))
-            return ir.Static(type=found.type, where=where, table=found.table, keys=(kind,)), found
+            return ir.Static(type=found.type, where=where, table=found.table, keys=(kind,))
         if found.kind == "opponent":
-            return ir.Binary(type=T.TEAM, where=where, op="-", left=_int(1), right=index), found
+            return ir.Binary(type=T.TEAM, where=where, op="-", left=_int(1), right=index)
         if found.kind == "next":
             step = ir.Binary(type=T.INT, op="+", left=index, right=_int(1))
-            return ir.Binary(type=T.TEAM, where=where, op="%", left=step,
-                             right=_int(self.symbols.team_count)), found
+            return ir.Binary(type=T.TEAM, where=where, op="%", left=step, right=_int(self.symbols.team_count))
         # a space's pieces: every piece standing there
         piece = ir.Symbol("p", "local")
         at = self.symbols.attributes[(T.PIECE, "at")].field
         standing = ir.Compare(type=T.BOOL, op="==", right=index,
                               left=ir.Slot(type=T.SPACE, field=at, index=ir.Var(type=T.PIECE, symbol=piece)))
         return ir.Comprehension(type=T.ListOf(T.PIECE), where=where, var=piece,
-                                source=self.all_of(T.PIECE), cond=standing), found
+                                source=self.all_of(T.PIECE), cond=standing)
 
     def all_of(self, kind) -> ir.Expr:
         """Every team, space or piece, in order: a list of ``kind``."""
@@ -276,7 +300,7 @@ class Checker:
         if len(keys) != len(key_types):
             raise self.error(node.where, f"table '{name}' takes {len(key_types)} key(s) "
                              f"in [...], not {len(keys)}", "RC304")
-        checked = []
+        checked, unsure = [], []
         for key_node, key_ir in zip(keys, table.keys):
             key = self.typed(key_node, scope, key_ir.type, f"a key of table '{name}'")
             if key_ir.type == T.INT:
@@ -290,10 +314,13 @@ class Checker:
                                                 f"{low}..{high}"))
                     key = ir.InRange(type=T.INT, where=key_node.where, value=key, low=low, high=high,
                                      fault=len(self.symbols.faults) - 1)
-            else:
-                key = self.nonnull(key, key_node.where, f"{name}[{_spelled(key_node)}]")
+            elif key.nullable:
+                unsure.append((key, key_node))
             checked.append(key)
-        return ir.Static(type=table.value_type, where=node.where, table=table.static, keys=tuple(checked))
+        value = ir.Static(type=table.value_type, where=node.where, table=table.static, keys=tuple(checked))
+        for key, key_node in unsure:
+            value = self.guard(key, value, key_node.where, f"{name}[{_spelled(key_node)}]")
+        return value
 
     def _Call(self, node, scope):
         if node.name in self.symbols.functions:

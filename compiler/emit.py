@@ -89,11 +89,15 @@ class Emitter:
     def __init__(self, names: Names, piece_index: ir.PieceIndexIR | None):
         self.names = names
         self.piece_index = piece_index
+        self._held: dict = {}       # id of an expression already computed -> the name holding it
 
     # ---------- expressions ----------
     def expr(self, e: ir.Expr, iterable: bool = False) -> ast.expr:
         """``e`` as a Python expression; ``iterable`` marks the iterable of a comprehension's
         ``for`` (no assignment expression may stand there)."""
+        held = self._held.get(id(e))
+        if held is not None:
+            return name(held)
         return getattr(self, "_" + type(e).__name__)(e, iterable)
 
     def _Const(self, e, it):
@@ -199,6 +203,22 @@ class Emitter:
             return name(f"LINES_{e.args[0].value}")
         chosen = e.args[1]
         return call("connected_from", name("NEIGHBORS"), args[0], call("frozenset", self.generator(chosen, it)))
+
+    def _Guarded(self, e, it):
+        """``value if check >= 0 else fault(k)``, the check computed once (unless cheap, or
+        where no assignment expression may stand) and read from its name inside ``value``."""
+        failed = call("fault", const(e.fault))
+        if it or _cheap(e.check):
+            return ast.IfExp(ast.Compare(self.expr(e.check, it), [ast.GtE()], [const(0)]),
+                             self.expr(e.value, it), failed)
+        temporary = self.names.fresh("c")
+        held = ast.NamedExpr(name(temporary, True), self.expr(e.check, it))
+        self._held[id(e.check)] = temporary
+        try:
+            value = self.expr(e.value, it)
+        finally:
+            del self._held[id(e.check)]
+        return ast.IfExp(ast.Compare(held, [ast.GtE()], [const(0)]), value, failed)
 
     def _Checked(self, e, it):
         return self._check(e.value, it, lambda v: ast.Compare(v, [ast.GtE()], [const(0)]), e.fault)

@@ -95,6 +95,10 @@ def _eval(e, env):
         if e.fn in ("min", "max"):
             return (min if e.fn == "min" else max)(args)
         raise NotConstant(e.fn)
+    if kind is ir.Guarded:
+        if _eval(e.check, env) < 0:
+            raise LookupError("a value that may not be none is none")
+        return _eval(e.value, env)
     if kind in (ir.Checked, ir.InRange):
         value = _eval(e.value, env)
         if kind is ir.Checked and value < 0:
@@ -129,6 +133,8 @@ def _fold(e):
 
 
 def _fold_node(e):
+    if isinstance(e, ir.Guarded) and isinstance(e.check, ir.Const) and e.check.value >= 0:
+        return e.value
     if isinstance(e, ir.Cond) and isinstance(e.test, ir.Const):
         return e.yes if e.test.value else e.no
     if isinstance(e, ir.Logic):
@@ -150,7 +156,7 @@ def _fixed(e) -> bool:
 
 
 def _constant_candidate(e) -> bool:
-    if isinstance(e, (ir.Comprehension, ir.Items, ir.Span, ir.Checked, ir.InRange)):
+    if isinstance(e, (ir.Comprehension, ir.Items, ir.Span, ir.Checked, ir.Guarded, ir.InRange)):
         return False
     return e.type in _SCALAR or T.is_entity(e.type) or e.type == T.NONE
 

@@ -184,6 +184,17 @@ class Checked(Expr):
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
+class Guarded(Expr):
+    """``value``, a read that needs ``check`` (a team, space, piece or kind) not to be none; when
+    it is none at play time the rules fail with fault ``fault``. Reading ``value`` with ``check``
+    none cannot fail (it reads a wrong slot), so the read may be computed early, the check not."""
+
+    check: Expr
+    value: Expr
+    fault: int
+
+
+@dataclass(eq=False, slots=True, kw_only=True)
 class InRange(Expr):
     """``value``, which must lie in ``low`` … ``high`` at play time (a table key, a list
     position; ``high`` None: no upper bound); else the rules fail with fault ``fault``."""

@@ -91,35 +91,40 @@ def _range(checker, node, args, scope):
     return ir.Span(type=T.ListOf(T.INT), where=node.where, low=low, high=high)
 
 
-def _spaces(checker, node, args, scope, count, needed=None):
-    """The arguments of a board function, each a space; those at the positions in ``needed``
-    (all by default) must be real spaces, not none."""
+def _spaces(checker, node, args, scope, count):
+    """The arguments of a board function, each a space."""
     _arity(checker, node, args, count)
-    values = []
-    for index, arg in enumerate(args):
-        value = checker.typed(arg, scope, T.SPACE, f"an argument of {node.name}()")
+    return [checker.typed(arg, scope, T.SPACE, f"an argument of {node.name}()") for arg in args]
+
+
+def _needing(checker, node, args, values, read, needed=None):
+    """``read``, guarded by a check of each argument at the positions in ``needed`` (all by
+    default) that may be none: a board function needs real spaces there."""
+    for index, (arg, value) in enumerate(zip(args, values)):
         if needed is None or index in needed:
-            value = checker.nonnull(value, arg.where, f"{node.name}({_text(arg)})")
-        values.append(value)
-    return values
+            read = checker.guard(value, read, arg.where, f"{node.name}({_text(arg)})")
+    return read
 
 
 def _adjacent(checker, node, args, scope):
-    a, b = _spaces(checker, node, args, scope, 2, needed=(0,))
+    a, b = _spaces(checker, node, args, scope, 2)
     sets = checker.symbols.static("NEIGHBOR_SETS")
-    return ir.Member(type=T.BOOL, where=node.where, item=b,
+    read = ir.Member(type=T.BOOL, where=node.where, item=b,
                      collection=ir.Static(type=T.ListOf(T.SPACE), table=sets, keys=(a,)))
+    return _needing(checker, node, args, (a, b), read, needed=(0,))
 
 
 def _neighbors(checker, node, args, scope):
     (z,) = _spaces(checker, node, args, scope, 1)
-    return ir.Static(type=T.ListOf(T.SPACE), where=node.where, table=checker.symbols.static("NEIGHBORS"),
+    read = ir.Static(type=T.ListOf(T.SPACE), where=node.where, table=checker.symbols.static("NEIGHBORS"),
                      keys=(z,))
+    return _needing(checker, node, args, (z,), read)
 
 
 def _distance(checker, node, args, scope):
     a, b = _spaces(checker, node, args, scope, 2)
-    return ir.Static(type=T.INT, where=node.where, table=checker.symbols.static("DISTANCE"), keys=(a, b))
+    read = ir.Static(type=T.INT, where=node.where, table=checker.symbols.static("DISTANCE"), keys=(a, b))
+    return _needing(checker, node, args, (a, b), read)
 
 
 def _space(checker, node, args, scope):

@@ -73,7 +73,7 @@ class Effects:
             return found, None
         owner = check.expr(node.owner, scope)
         value, attribute = check.attribute(owner, node.name, node.name_where, scope,
-                                           _spelled(node.owner))
+                                           _spelled(node.owner), write=True)
         if not attribute.assignable:
             raise check.error(node.name_where, f"'{node.name}' is fixed by the board or the pieces "
                               "and cannot be changed", "RC314")

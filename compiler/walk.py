@@ -20,7 +20,7 @@ PARTS = {
     ir.Logic: ("values",), ir.Cond: ("test", "yes", "no"), ir.Member: ("item", "collection"),
     ir.Items: ("items",), ir.Span: ("low", "high"), ir.Comprehension: ("once", "source", "cond", "value"),
     ir.Aggregate: ("items",), ir.AtLeast: ("items",), ir.ItemAt: ("items", "position"),
-    ir.Builtin: ("args",), ir.Checked: ("value",), ir.InRange: ("value",),
+    ir.Builtin: ("args",), ir.Checked: ("value",), ir.Guarded: ("check", "value"), ir.InRange: ("value",),
 }
 
 

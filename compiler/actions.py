@@ -81,6 +81,17 @@ class ActionsReader(FlowReader):
     def compile_action(self, action: ir.ActionIR) -> None:
         """Check the action's ``from:`` lists, ``legal:`` conditions and ``effect:``."""
         spec = self._action_specs[action.name]
+        self.checker.loops += 1          # the legality conditions are computed for every id
+        try:
+            self._conditions(action, spec)
+        finally:
+            self.checker.loops -= 1
+        if "effect" in spec:
+            scope = {"actor": ir.Var(type=T.TEAM, symbol=action.actor)}
+            scope.update((p.name, ir.Var(type=p.type, symbol=p.symbol)) for p in action.params)
+            action.effect = self.effects.effects(self.text(spec, "effect", "action"), scope, rule=action.rule)
+
+    def _conditions(self, action: ir.ActionIR, spec) -> None:
         action.actor = ir.Symbol("actor", "actor")
         scope = {"actor": ir.Var(type=T.TEAM, symbol=action.actor)}
         for param in action.params:
@@ -104,5 +115,3 @@ class ActionsReader(FlowReader):
                     text = entry if isinstance(entry, Text) else self.text(spec, "legal", "action")
                     rule, reason = action.rule, str(entry)
                 action.conditions.append(ir.Condition(rule, reason, self.checker.condition(text, scope)))
-        if "effect" in spec:
-            action.effect = self.effects.effects(self.text(spec, "effect", "action"), scope, rule=action.rule)

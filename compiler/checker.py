@@ -20,8 +20,13 @@ from rulecraft.errors import SpecError, SpecWarning, did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.symbols import Function, Symbols
+from rulecraft.compiler.walk import children, walk
 
 NONE = -1
+# a definition whose formula has more parts than this becomes a named function, when the
+# arguments it is given are not fixed values (those are copied in, to be folded) and it is not
+# computed once per item of a loop (a selection, the legal actions: there a call costs too much)
+ROUTINE_PARTS = 100
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,29 @@ def facts_of(test: ir.Expr, truth: bool) -> frozenset:
     return frozenset()
 
 
+def checked_facts(e: ir.Expr) -> frozenset:
+    """The paths that ``e`` checks not to be none wherever it is computed (a guarded read not
+    inside a part that may be skipped): past ``e``, they are known not to be none."""
+    found, stack = set(), [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.Guarded, ir.Checked)):
+            key = path(node.check if isinstance(node, ir.Guarded) else node.value)
+            if key is not None:
+                found.add(key)
+        if isinstance(node, ir.Logic):
+            stack.append(node.values[0])
+        elif isinstance(node, ir.Cond):
+            stack.append(node.test)
+        elif isinstance(node, ir.Comprehension):
+            stack.append(node.source)
+        elif isinstance(node, (ir.Aggregate, ir.AtLeast)):
+            stack.append(node.items.source if isinstance(node.items, ir.Comprehension) else node.items)
+        else:
+            stack.extend(children(node))
+    return frozenset(found)
+
+
 class Checker:
     """Check the rule strings of one spec against its :class:`Symbols` (see the module
     docstring). ``library`` maps function names to handlers ``(checker, node, args, scope)``."""
@@ -89,6 +117,7 @@ class Checker:
         self.library = library
         self._inlining: list[str] = []
         self._calls: list = []          # (definition, where it is used) of the definitions being inlined
+        self.loops = 0                  # > 0 while checking what is computed once per item of a loop
         self._warned: set = set()
 
     # ---------- entry points ----------
@@ -340,17 +369,44 @@ class Checker:
         if function.name in self._inlining:
             raise self.error(node.where, f"{function.name}() calls itself; definitions may not "
                              "be recursive", "RC307")
-        inner = Scope({param: self.expr(arg, scope) for param, arg in zip(function.params, args)},
-                      scope.facts)
+        values = [self.expr(arg, scope) for arg in args]
+        if function.tree is None:
+            function.tree = syntax.formula(function.body)
+        routine = self.routine(function, values, node, scope)
+        if routine is not None:
+            return ir.Call(type=routine.type, where=node.where, routine=routine, args=tuple(values),
+                           nullable=routine.body.nullable)
+        return self._body(function, dict(zip(function.params, values)), node, scope.facts)
+
+    def _body(self, function: Function, names: dict, node, facts) -> ir.Expr:
         self._inlining.append(function.name)
         self._calls.append((function.name, node.where))
         try:
-            if function.tree is None:
-                function.tree = syntax.formula(function.body)
-            return self.expr(function.tree, inner)
+            return self.expr(function.tree, Scope(names, facts))
         finally:
             self._inlining.pop()
             self._calls.pop()
+
+    def routine(self, function: Function, values: list, node, scope: Scope):
+        """The named function that stands for ``function`` given ``values`` (one per argument
+        type and what is known around it), or None when the formula is better copied in: it is
+        small, or an argument is a fixed value that would fold."""
+        if not values or self.loops or any(isinstance(v, ir.Const) for v in values):
+            return None
+        facts = global_facts(scope.facts)
+        key = (function.name, tuple((v.type, v.nullable) for v in values), facts)
+        if key not in self.symbols.routines:
+            params = tuple(ir.Symbol(p, "argument") for p in function.params)
+            names = {p: ir.Var(type=v.type, symbol=s, nullable=v.nullable)
+                     for p, v, s in zip(function.params, values, params)}
+            body = self._body(function, names, node, facts)
+            if sum(1 for _ in walk(body)) <= ROUTINE_PARTS:
+                self.symbols.routines[key] = None
+            else:
+                number = sum(1 for r in self.symbols.routines.values() if r is not None and r.name == function.name)
+                self.symbols.routines[key] = ir.RoutineIR(function.name, number + 1, "formula", params, body,
+                                                          body.type)
+        return self.symbols.routines[key]
 
     def _Gather(self, node, scope):
         if node.fn not in ("sum", "min", "max"):
@@ -359,10 +415,14 @@ class Checker:
                              "count, any and all take 'x in S where condition'")
         var, source, inner = self.binder(node.var, node.var_where, node.source, scope)
         cond = None
-        if node.cond is not None:
-            cond = self.truth(node.cond, inner)
-            inner = inner.knowing(facts_of(cond, True))
-        value = self.typed(node.value, inner, T.INT, f"the value summed by {node.fn}()")
+        self.loops += 1
+        try:
+            if node.cond is not None:
+                cond = self.truth(node.cond, inner)
+                inner = inner.knowing(facts_of(cond, True) | checked_facts(cond))
+            value = self.typed(node.value, inner, T.INT, f"the value summed by {node.fn}()")
+        finally:
+            self.loops -= 1
         items = ir.Comprehension(type=T.ListOf(T.INT), where=node.where, var=var, source=source,
                                  cond=cond, value=value)
         return ir.Aggregate(type=T.INT, where=node.where, fn=node.fn, items=items)
@@ -380,7 +440,11 @@ class Checker:
             raise self.error(node.var.where, "put a new name before 'in', as in "
                              "'p in pieces where ...'", "RC308")
         var, source, inner = self.binder(node.var.word, node.var.where, node.source, scope)
-        cond = self.truth(node.cond, inner)
+        self.loops += 1
+        try:
+            cond = self.truth(node.cond, inner)
+        finally:
+            self.loops -= 1
         return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, cond=cond)
 
     def collection(self, node, scope: Scope) -> ir.Expr:
@@ -396,6 +460,7 @@ class Checker:
 
     def _Cond(self, node, scope):
         test = self.truth(node.test, scope)
+        scope = scope.knowing(checked_facts(test))
         yes = self.expr(node.yes, scope.knowing(facts_of(test, True)))
         no = self.expr(node.no, scope.knowing(facts_of(test, False)))
         kind = _unify(yes.type, no.type)
@@ -407,7 +472,7 @@ class Checker:
 
     def _Logic(self, node, scope):
         left = self.truth(node.left, scope)
-        right = self.truth(node.right, scope.knowing(facts_of(left, node.op == "and")))
+        right = self.truth(node.right, scope.knowing(facts_of(left, node.op == "and") | checked_facts(left)))
         return ir.Logic(type=T.BOOL, where=node.where, op=node.op, values=(left, right))
 
     def _Unary(self, node, scope):
@@ -449,6 +514,19 @@ class Checker:
             if kind == T.NONE:
                 kind = item.type
         return ir.Items(type=T.ListOf(kind), where=node.where, items=tuple(items))
+
+
+def global_facts(facts: frozenset) -> frozenset:
+    """The facts about the game's own fields (none about a variable of the place they hold in)."""
+    return frozenset(f for f in facts if "var" not in _flat(f))
+
+
+def _flat(fact):
+    for part in fact:
+        if isinstance(part, tuple):
+            yield from _flat(part)
+        else:
+            yield part
 
 
 def _scope(scope) -> Scope:

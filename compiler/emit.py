@@ -50,6 +50,12 @@ def table_name(table: ir.StaticTable) -> str:
     return _PREFIX.get(table.role, "") + table.name
 
 
+def routine_name(routine: ir.RoutineIR) -> str:
+    """``fn_<definition>`` or ``proc_<procedure>``, numbered from the second variant on."""
+    stem = ("fn_" if routine.kind == "formula" else "proc_") + routine.name
+    return stem if routine.number == 1 else f"{stem}_{routine.number}"
+
+
 def slot_name(field: ir.FieldIR) -> str:
     return "S_" + field.name
 
@@ -220,6 +226,9 @@ class Emitter:
             del self._held[id(e.check)]
         return ast.IfExp(ast.Compare(held, [ast.GtE()], [const(0)]), value, failed)
 
+    def _Call(self, e, it):
+        return call(routine_name(e.routine), name("s"), *[self.expr(a, it) for a in e.args])
+
     def _Checked(self, e, it):
         return self._check(e.value, it, lambda v: ast.Compare(v, [ast.GtE()], [const(0)]), e.fault)
 
@@ -303,6 +312,13 @@ class Emitter:
         if kind is ir.SetRevealed:
             return [assign(ast.Subscript(name("s"), name(revealed_name(stmt.field)), ast.Store()),
                            const(stmt.value))]
+        if kind is ir.Perform:
+            run = call(routine_name(stmt.routine), name("s"), name("ev"), *[self.expr(a) for a in stmt.args])
+            if not stmt.routine.jumps:
+                return [ast.Expr(run)]
+            jump = self.names.fresh("jump")
+            return [assign(name(jump, True), run),
+                    ast.If(ast.Compare(name(jump), [ast.IsNot()], [const(None)]), [ast.Return(name(jump))], [])]
         if kind is ir.Emit:
             record = ast.Tuple([const(stmt.kind), const(stmt.rule),
                                 ast.Dict([const(k) for k, _ in stmt.items], [self.expr(v) for _, v in stmt.items])],

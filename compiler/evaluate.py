@@ -95,6 +95,8 @@ def _eval(e, env):
         if e.fn in ("min", "max"):
             return (min if e.fn == "min" else max)(args)
         raise NotConstant(e.fn)
+    if kind is ir.Call:
+        return _eval(e.routine.body, {p: _eval(a, env) for p, a in zip(e.routine.params, e.args)})
     if kind is ir.Guarded:
         if _eval(e.check, env) < 0:
             raise LookupError("a value that may not be none is none")

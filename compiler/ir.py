@@ -176,6 +176,14 @@ class Builtin(Expr):
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
+class Call(Expr):
+    """The value of a designer's definition emitted as a named function (:class:`RoutineIR`)."""
+
+    routine: "RoutineIR"
+    args: tuple
+
+
+@dataclass(eq=False, slots=True, kw_only=True)
 class Checked(Expr):
     """``value``, which must not be none at play time: else the rules fail with fault ``fault``."""
 
@@ -272,6 +280,15 @@ class SetRevealed(Stmt):
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
+class Perform(Stmt):
+    """Run a designer's procedure emitted as a named function (:class:`RoutineIR`); a jump it
+    makes (goto, stop, finish) is the caller's."""
+
+    routine: "RoutineIR"
+    args: tuple
+
+
+@dataclass(eq=False, slots=True, kw_only=True)
 class Emit(Stmt):
     """An event for the play-by-play: ``(kind, rule, {key: value})``."""
 
@@ -281,6 +298,38 @@ class Emit(Stmt):
 
 
 # ---------------------------------------------------------------- the game
+@dataclass(eq=False)
+class RoutineIR:
+    """A definition (``kind`` formula: ``body`` an expression) or a procedure (effects: a list of
+    statements) too large to copy into every place that uses it: one named function of
+    ``params``, made for one combination of its arguments' types (``number`` tells them apart)."""
+
+    name: str
+    number: int
+    kind: str
+    params: tuple
+    body: object
+    type: object = None
+
+    @property
+    def jumps(self) -> bool:
+        """Whether the procedure's effects may jump (goto, stop, finish)."""
+        return self.kind == "effects" and _jumps(self.body)
+
+
+def _jumps(statements) -> bool:
+    for stmt in statements:
+        if isinstance(stmt, Jump):
+            return True
+        if isinstance(stmt, When) and (_jumps(stmt.then) or _jumps(stmt.other)):
+            return True
+        if isinstance(stmt, Loop) and _jumps(stmt.body):
+            return True
+        if isinstance(stmt, Perform) and stmt.routine.jumps:
+            return True
+    return False
+
+
 @dataclass(eq=False)
 class StaticTable:
     """A table of values fixed at compile time that the rules read at play time.
@@ -533,3 +582,4 @@ class GameIR:
     warnings: list = field(default_factory=list)   # rulecraft.errors.SpecWarning
     end_rule: str = "end"
     reached: tuple = ()               # per set of grid steps, per square: the squares reached
+    routines: list = field(default_factory=list)   # RoutineIR, in the order they were made

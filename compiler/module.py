@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, slot_name,
-                                    table_name)
+from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, routine_name,
+                                    slot_name, table_name)
 from rulecraft.compiler.generators import generator
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
@@ -208,7 +208,7 @@ class _Module:
     # ---------- functions ----------
     def functions(self) -> list:
         game = self.game
-        out = []
+        out = [self.routine_function(routine) for routine in game.routines]
         for node in game.nodes:
             out += self.node_functions(node)
         for action in game.actions:
@@ -230,6 +230,15 @@ class _Module:
         for number, invariant in enumerate(game.invariants, start=1):
             out.append(_function(f"invariant_{number}", ["s"], _returning(self.emit.expr(invariant.formula))))
         return self.grouped_tables() + out
+
+    def routine_function(self, routine: ir.RoutineIR) -> ast.FunctionDef:
+        """A designer's definition (``fn_``) or procedure (``proc_``) as a function."""
+        params = [self.names.of(p) for p in routine.params]
+        if routine.kind == "formula":
+            return _function(routine_name(routine), ["s"] + params, _returning(self.emit.expr(routine.body)),
+                             f"The definition {routine.name}().")
+        return _function(routine_name(routine), ["s", "ev"] + params, self.emit.statements(routine.body),
+                         f"The procedure {routine.name}(); returns the jump its effects make, if any.")
 
     def node_functions(self, node: ir.NodeIR) -> list:
         suffix = self.node_names[node.index]

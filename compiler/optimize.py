@@ -52,6 +52,8 @@ def map_game(game: ir.GameIR, fn) -> None:
     game.returns, game.evaluation, game.on_limit = fn(game.returns), fn(game.evaluation), maybe(game.on_limit)
     for invariant in game.invariants:
         invariant.formula = fn(invariant.formula)
+    for routine in game.routines:
+        routine.body = fn(routine.body) if routine.kind == "formula" else map_statements(routine.body, fn)
 
 
 class _Passes:
@@ -114,7 +116,7 @@ class _Passes:
         """``count(p in T.pieces where p.at == Z)`` (or over ``pieces``) from the piece index."""
         index = self.game.piece_index
         if index is None or not isinstance(items, ir.Comprehension) or items.value is not None \
-                or not isinstance(items.cond, ir.Compare) or items.cond.op != "==" or items.once:
+                or not isinstance(items.cond, ir.Compare) or items.cond.op not in ("==", "!=") or items.once:
             return None
         piece = items.var
         left, right = items.cond.left, items.cond.right
@@ -123,7 +125,10 @@ class _Passes:
         if not _is_at_of(left, piece) or piece in uses(right) or right.type != T.SPACE:
             return None
         source = items.source
-        if isinstance(source, ir.Static) and source.table.name == "TEAM_PIECES":
+        if isinstance(source, ir.Guarded) and isinstance(source.value, ir.Static) \
+                and source.value.table.name == "TEAM_PIECES":       # a team that may be none, checked
+            teams = (ir.Checked(type=T.TEAM, where=source.where, value=source.check, fault=source.fault),)
+        elif isinstance(source, ir.Static) and source.table.name == "TEAM_PIECES":
             teams = source.keys
         elif isinstance(source, ir.Span) and source.type == T.ListOf(T.PIECE):
             teams = tuple(ir.Const(type=T.TEAM, value=t) for t in range(index.teams))
@@ -131,7 +136,12 @@ class _Passes:
             return None
         if index.base is None:
             index.base = self.allocate(index.teams * index.width)
-        return ir.PieceCount(type=T.INT, where=items.where, index=index, teams=teams, space=right)
+        standing = ir.PieceCount(type=T.INT, where=items.where, index=index, teams=teams, space=right)
+        if items.cond.op == "==":
+            return standing
+        # p.at != Z: the team's pieces less those on Z
+        total = ir.Aggregate(type=T.INT, where=items.where, fn="count", items=source)
+        return ir.Binary(type=T.INT, where=items.where, op="-", left=fold(total), right=standing)
 
 
 def _is_at_of(e, symbol) -> bool:

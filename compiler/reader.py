@@ -85,5 +85,6 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             max_plies=max_plies, on_limit=on_limit, limit_source=limit_source, events=symbols.events,
             open_questions=self.read_open_questions(data.get("open_questions")),
             first_turn_node=first_turn, constants=self.constants(), faults=symbols.faults,
-            warnings=symbols.warnings, end_rule=end_rule, reached=self.reached)
+            warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
+            routines=[r for r in symbols.routines.values() if r is not None])
 

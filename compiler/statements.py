@@ -11,7 +11,8 @@ from __future__ import annotations
 from rulecraft.errors import did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
-from rulecraft.compiler.checker import Checker, Scope, _scope, _spelled, facts_of
+from rulecraft.compiler.checker import ROUTINE_PARTS, Checker, Scope, _scope, _spelled, facts_of, global_facts
+from rulecraft.compiler.walk import statements_exprs, walk
 from rulecraft.runtime.tables import FINISH, STOP
 
 
@@ -150,20 +151,47 @@ class Effects:
         if procedure.name in self._calling:
             raise check.error(node.where, f"{procedure.name}() calls itself; procedures may "
                               "not be recursive", "RC307")
+        if procedure.tree is None:
+            procedure.tree = syntax.effects(procedure.body)
+        values = [check.expr(arg, scope) for arg in node.args]
+        routine = self.routine(procedure, values, scope, rule)
+        if routine is not None:
+            return [ir.Perform(where=node.where, routine=routine, args=tuple(values))]
         made, inner = [], {}
-        for param, arg in zip(procedure.params, node.args):     # arguments are evaluated once
-            value = check.expr(arg, scope)
+        for param, arg, value in zip(procedure.params, node.args, values):   # arguments are evaluated once
             symbol = ir.Symbol(param, "argument")
             made.append(ir.Bind(where=arg.where, var=symbol, value=value))
             inner[param] = ir.Var(type=value.type, where=arg.where, symbol=symbol, nullable=value.nullable)
+        return made + self._body(procedure, inner, scope.facts, rule)
+
+    def _body(self, procedure, names: dict, facts, rule) -> list:
         self._calling.append(procedure.name)
         try:
-            if procedure.tree is None:
-                procedure.tree = syntax.effects(procedure.body)
-            made.extend(self.block(procedure.tree, Scope(inner, scope.facts), rule))
+            return self.block(procedure.tree, Scope(names, facts), rule)
         finally:
             self._calling.pop()
-        return made
+
+    def routine(self, procedure, values: list, scope: Scope, rule):
+        """The named function that stands for ``procedure`` given ``values`` (per argument type,
+        the events' rule and what is known around it), or None when its effects are better
+        copied in: they are few, or an argument is a fixed value that would fold."""
+        if any(isinstance(v, ir.Const) for v in values):
+            return None
+        facts = global_facts(scope.facts)
+        cited = rule if _has_events(procedure.tree) else None      # only events cite the rule
+        key = ("procedure", procedure.name, tuple((v.type, v.nullable) for v in values), cited, facts)
+        routines = self.checker.symbols.routines
+        if key not in routines:
+            params = tuple(ir.Symbol(p, "argument") for p in procedure.params)
+            names = {p: ir.Var(type=v.type, symbol=s, nullable=v.nullable)
+                     for p, v, s in zip(procedure.params, values, params)}
+            body = self._body(procedure, names, facts, rule)
+            if _size(body) <= ROUTINE_PARTS:
+                routines[key] = None
+            else:
+                number = sum(1 for r in routines.values() if r is not None and r.name == procedure.name)
+                routines[key] = ir.RoutineIR(procedure.name, number + 1, "effects", params, body)
+        return routines[key]
 
 
 def _forget(scope: Scope, stmt) -> Scope:
@@ -178,6 +206,28 @@ def _forget(scope: Scope, stmt) -> Scope:
     return Scope(scope.names, kept)
 
 
+def _has_events(statements) -> bool:
+    """Whether the syntax ``statements`` record an event (or call a procedure, which may)."""
+    for stmt in statements:
+        if isinstance(stmt, (syntax.Event, syntax.Perform)):
+            return True
+        if isinstance(stmt, syntax.If) and (_has_events(stmt.then) or _has_events(stmt.other)):
+            return True
+        if isinstance(stmt, syntax.For) and _has_events(stmt.body):
+            return True
+    return False
+
+
+def _size(statements) -> int:
+    """How many statements and expression parts ``statements`` holds."""
+    total = 0
+    for stmt in statements:
+        total += 1 + sum(1 for e in statements_exprs(stmt) for _ in walk(e))
+        for inner in getattr(stmt, "then", []) + getattr(stmt, "other", []) + getattr(stmt, "body", []):
+            total += _size([inner])
+    return total
+
+
 def _written(stmt, out: set) -> None:
     if isinstance(stmt, (ir.Store, ir.Change)):
         out.add(stmt.target.field.name)
@@ -188,6 +238,9 @@ def _written(stmt, out: set) -> None:
             _written(inner, out)
     elif isinstance(stmt, ir.Loop):
         for inner in stmt.body:
+            _written(inner, out)
+    elif isinstance(stmt, ir.Perform):
+        for inner in stmt.routine.body:
             _written(inner, out)
 
 

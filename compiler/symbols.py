@@ -70,6 +70,7 @@ class Symbols:
     piece_index: ir.PieceIndexIR | None = None
     allocate: Callable | None = None                   # size -> first slot of new state slots
     faults: list = field(default_factory=list)         # (Where, what) of each play-time check
+    routines: dict = field(default_factory=dict)       # specialisation key -> RoutineIR (None: inline it)
     warnings: list = field(default_factory=list)
     team_count: int = 0
     space_count: int = 0

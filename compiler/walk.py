@@ -20,7 +20,7 @@ PARTS = {
     ir.Logic: ("values",), ir.Cond: ("test", "yes", "no"), ir.Member: ("item", "collection"),
     ir.Items: ("items",), ir.Span: ("low", "high"), ir.Comprehension: ("once", "source", "cond", "value"),
     ir.Aggregate: ("items",), ir.AtLeast: ("items",), ir.ItemAt: ("items", "position"),
-    ir.Builtin: ("args",), ir.Checked: ("value",), ir.Guarded: ("check", "value"), ir.InRange: ("value",),
+    ir.Builtin: ("args",), ir.Call: ("args",), ir.Checked: ("value",), ir.Guarded: ("check", "value"), ir.InRange: ("value",),
 }
 
 
@@ -106,7 +106,7 @@ def shape(e):
             parts.append(tuple(shape(v) if isinstance(v, ir.Expr) else
                                tuple(shape(x) if isinstance(x, ir.Expr) else id(x) for x in v)
                                if isinstance(v, tuple) else v for v in value))
-        elif isinstance(value, (ir.FieldIR, ir.StaticTable, ir.PieceIndexIR, ir.Symbol)):
+        elif isinstance(value, (ir.FieldIR, ir.StaticTable, ir.PieceIndexIR, ir.Symbol, ir.RoutineIR)):
             parts.append(id(value))
         else:
             parts.append(value)
@@ -129,6 +129,8 @@ def statements_exprs(stmt):
         return [stmt.value]
     if isinstance(stmt, ir.Emit):
         return [value for _, value in stmt.items]
+    if isinstance(stmt, ir.Perform):
+        return list(stmt.args)
     return []
 
 
@@ -152,5 +154,7 @@ def map_statements(statements: list, fn) -> list:
             stmt = replace(stmt, value=fn(stmt.value))
         elif isinstance(stmt, ir.Emit):
             stmt = replace(stmt, items=tuple((key, fn(value)) for key, value in stmt.items))
+        elif isinstance(stmt, ir.Perform):
+            stmt = replace(stmt, args=tuple(fn(value) for value in stmt.args))
         result.append(stmt)
     return result

@@ -287,7 +287,8 @@ def test_definitions_over_the_board_alone_are_tables_computed_when_compiling(tmp
 
 def test_comprehensions_compute_parts_without_their_variable_once():
     game_ir = read_game("taktinen")
-    second_lowest = next(n for node in game_ir.nodes for stmt in node.body for n in _statement_exprs(stmt)
+    bodies = [node.body for node in game_ir.nodes] + [r.body for r in game_ir.routines if r.kind == "effects"]
+    second_lowest = next(n for body in bodies for stmt in body for n in _statement_exprs(stmt)
                          if isinstance(n, ir.Comprehension) and n.var.name == "q")
     hoisted = hoist_comprehension(second_lowest)
     assert hoisted.once, "depth(x.at, d) does not read q: computed once per evaluation"

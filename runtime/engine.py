@@ -63,9 +63,13 @@ class Game:
         """The state at the start of the game, advanced to its first decision or chance node.
 
         ``events`` (a list), when given, receives the events of the automatic steps on the way.
+        Raises :class:`RuleFailure` (RC404) when a formula of the setup fails to compute.
         """
         state = State(self, self.rules.initial_state(), 0)
-        state._advance(events, None)
+        try:
+            state._advance(events, None)
+        except RULE_FAILURES as error:
+            raise rule_failure(state, error) from None
         return state
 
     # ---------- actions ----------

@@ -162,7 +162,8 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
-         bot: str = typer.Option("greedy", help="Bot for the other teams: greedy or random."),
+         bot: str = typer.Option(None, help="Bot for the other teams: greedy or random (default: "
+                                 "greedy; a resumed match keeps its log's)."),
          log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
                                   "an existing file is refused unless it is the one resumed."),
          resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
@@ -178,9 +179,10 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         from rulecraft.play import play_match
         from rulecraft.runtime.logs import read_log, replay
         from rulecraft.runtime.match import Match
-        _check_bot(bot)
+        _check_bot(bot or "greedy")
         _output_path(log, "--log", keep=resume or Path(os.devnull))
         options = _options(option)
+        chosen_bot = bot
         if resume is not None:
             if seed is not None or options:
                 raise RulecraftError("--resume continues the match with the log's seed and options; "
@@ -189,6 +191,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
             loaded = _game_of_log(game, saved.header)
             replayed = replay(loaded, saved, allow_revision=allow_revision)
             match, options = replayed.match, saved.header.options
+            chosen_bot = bot or saved.header.bot
+            _check_bot(chosen_bot or "greedy")
             if replayed.waiting is not None:
                 console.print(f"the secret choice of {replayed.waiting['actor']} (ply "
                               f"{replayed.waiting['ply']}) was not revealed when the match was saved: "
@@ -205,7 +209,7 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                 raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
-        play_match(match, humans, bot, console, log_path=log_path,
+        play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
                    narrator=_narrator(loaded, game, lang, options))
     _guard(body)
 

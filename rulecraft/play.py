@@ -38,6 +38,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     game = match.game
     narrator = narrator or Narrator(game)
     bots = seat_bots(game, bot, humans)
+    match.bot = bot
     console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision

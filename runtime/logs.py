@@ -70,7 +70,7 @@ def _records(match: Match):
     game = match.game
     yield {"format": FORMAT, "format_version": FORMAT_VERSION, "rulecraft": __version__,
            "game": game.id, "spec": game.rules.spec_hash, "options": game.rules.options,
-           "seed": match.seed, "chance": match.chance}
+           "seed": match.seed, "chance": match.chance, "bot": match.bot}
     openings = defaultdict(list)
     for ply, step in enumerate(match.steps, 1):
         if step.secret is not None and step.secret.opened is not None:
@@ -102,7 +102,8 @@ def _chain(previous: str, record: dict) -> str:
 @dataclass
 class LogHeader:
     """What a log says about its match; ``chance`` is ``sampled``, ``chosen`` or, for format 1,
-    ``unrecorded``."""
+    ``unrecorded``; ``bot`` the name of the bot that played (None when not recorded; an
+    untrusted text: check it before use)."""
 
     game: str
     spec: str
@@ -110,6 +111,7 @@ class LogHeader:
     seed: int
     version: int = FORMAT_VERSION
     chance: str = "sampled"
+    bot: str | None = None
 
 
 @dataclass
@@ -144,7 +146,8 @@ def read_log(path: str) -> Log:
     try:
         header = LogHeader(str(head["game"]), str(head["spec"]), dict(head["options"]),
                            _whole(head["seed"]), version,
-                           head["chance"] if version == 2 else "unrecorded")
+                           head["chance"] if version == 2 else "unrecorded",
+                           None if head.get("bot") is None else str(head["bot"]))
     except (KeyError, TypeError, ValueError) as error:
         raise LogError(f"{path}:{number}: the header lacks or garbles {error}") from None
     if header.chance not in (*CHANCE_MODES, "unrecorded"):
@@ -332,7 +335,7 @@ def replay(game: Game, source, *, verify: bool = True, allow_revision: bool = Fa
              "whose rules play differently from here" if revised else
              "the line was edited (the spec is the revision the log was written under)")
     samples = header.chance == "sampled"
-    match = Match(game, header.seed, chance="sampled" if samples else "chosen")
+    match = Match(game, header.seed, chance="sampled" if samples else "chosen", bot=header.bot)
     waiting = None
     for record in log.plies:
         where = f"{path}:{record['line']}: ply {record['ply']}"

@@ -72,7 +72,8 @@ def seat_bots(game: Game, bot: str, humans=()) -> dict:
 class Match:
     """A match in progress (see the module docstring).
 
-    ``chance`` is ``"sampled"`` or ``"chosen"``. With ``history=False`` nothing is kept for
+    ``chance`` is ``"sampled"`` or ``"chosen"``; ``bot`` names the bot that plays the teams no
+    person plays, for the log (None: not recorded). With ``history=False`` nothing is kept for
     undo or the log (no steps, no snapshots, no commitments): the match plays the same, faster;
     batch playouts use it.
     """
@@ -84,6 +85,7 @@ class Match:
     _snapshots: list = field(default_factory=list)
     history: bool = True
     chance: str = "sampled"
+    bot: str | None = None
 
     def __post_init__(self):
         if self.chance not in CHANCE_MODES:
@@ -160,11 +162,6 @@ class Match:
     def is_chance(self) -> bool:
         """True when the current state awaits a chance outcome (its player is :data:`CHANCE`)."""
         return self.state.current_player() == CHANCE
-
-    def hidden_secrets(self) -> list[int]:
-        """The plies (from 1) of the secret choices not opened yet."""
-        return [ply for ply, step in enumerate(self.steps, 1)
-                if step.secret is not None and step.secret.opened is None]
 
     def _open_revealed(self) -> None:
         """Open every secret whose decided slots are all public now (or the game is over)."""

@@ -10,7 +10,9 @@ import json
 import os
 from pathlib import Path
 import random
+import re
 import sys
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -117,7 +119,8 @@ def _guard(function):
         _report(MissingExtraError(extra, error.name))
 
 
-def _report(error: RulecraftError):
+def _report(error: RulecraftError) -> NoReturn:
+    """Print a user error (no traceback) and exit with status 1."""
     errors.print(str(error), highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(1) from None
 
@@ -215,14 +218,18 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
 
 
 def _game_of_log(game: str, header):
-    """The game a log is replayed on: ``game`` (a name or path) when given, else the log's own;
-    under the log's options. Raises :class:`~rulecraft.errors.LogError` when ``game`` is
-    another game than the log's (checked before its options are applied)."""
+    """The game a log is replayed on: ``game`` (a name or path) when given, else the log's own
+    (a name only: the log is untrusted); under the log's options. Raises
+    :class:`~rulecraft.errors.LogError` when ``game`` is another game than the log's (checked
+    before its options are applied) or the log's game is no name."""
     from rulecraft.errors import LogError
     if game is not None:
         other = _game(game, {})
         if other.id != header.game:
             raise LogError(f"this log is of the game '{header.game}', not '{other.id}'")
+    elif not re.fullmatch(r"[A-Za-z0-9][\w-]{0,63}", header.game, flags=re.ASCII):
+        raise LogError(f"the log names its game {header.game[:80]!r}, which is no game name "
+                       "(a log does not choose which file is read); give the game with --game")
     return _game(game or header.game, header.options)
 
 

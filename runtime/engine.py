@@ -219,7 +219,7 @@ class Game:
             return f"its ply {ply!r} is not a whole number from 0 to {self.rules.max_plies}"
         for slot, (value, allowed) in enumerate(zip(values, self._slot_ranges())):
             if type(value) is not int:
-                return f"slot {slot} holds {value!r}, not a whole number"
+                return f"slot {slot} holds {_described(value)}, not a whole number"
             if allowed is not None and value not in allowed:
                 return (f"{self._slot_name(slot)} (slot {slot}) holds {value}, outside "
                         f"{allowed.start}..{allowed.stop - 1}")
@@ -668,7 +668,7 @@ def as_action_id(value) -> int:
     :class:`IllegalActionError` (RC401) for anything else: a bool, a float, a text, None."""
     if not isinstance(value, bool):
         try:
-            return operator.index(value)
+            return int.__index__(operator.index(value))     # an exact int, not a subclass
         except TypeError:
             pass
     raise IllegalActionError(f"an action is an int id, not {_described(value)}")

@@ -249,6 +249,14 @@ def test_garbage_is_refused_naming_its_line(pig_log, tmp_path):
     assert_clean_failure(invoke("replay", path), f"{path}:1: log format version 99 is not supported")
 
 
+def test_a_log_cannot_choose_the_file_that_is_read(pig_log, tmp_path):
+    records = records_of(pig_log)
+    records[0]["game"] = str(REPO / "examples" / "pig" / "game.yaml")
+    path = tmp_path / "steering.log"
+    write_records(path, records, rechain=True)
+    assert_clean_failure(invoke("replay", path), "which is no game name", "give the game with --game")
+
+
 def test_empty_binary_and_huge_logs_are_refused(tmp_path):
     empty, binary, huge = tmp_path / "empty.log", tmp_path / "binary.log", tmp_path / "huge.log"
     empty.write_text("")

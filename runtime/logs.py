@@ -29,7 +29,7 @@ import re
 import tempfile
 
 from rulecraft import __version__
-from rulecraft.errors import LogError
+from rulecraft.errors import IllegalActionError, LogError
 from rulecraft.runtime.engine import CHANCE, Game, State
 from rulecraft.runtime.match import CHANCE_MODES, Match, chance_outcome, commit
 
@@ -404,8 +404,11 @@ def _check_action_fits(state: State, record: dict, where: str, cause: str) -> No
                        f"(0..{game.rules.num_distinct_actions - 1}); the log calls it '{written}'")
     actual = state.action_notation(action)
     if action not in state.legal_actions():
-        refusal = state._refusal(action)
-        raise LogError(f"{where}: {refusal.message}; the log diverges from the rules from this ply on")
+        try:
+            state.clone().apply(action)
+        except IllegalActionError as refusal:
+            raise LogError(f"{where}: {refusal.message}; the log diverges from the rules from "
+                           "this ply on") from None
     if written is not None and written != actual:
         raise LogError(f"{where}: the log writes '{written}' for action {action}, which is "
                        f"'{actual}' in {game.id}: {cause}")

@@ -42,6 +42,20 @@ class RulecraftError(Exception):
         return f"error[{self.code}]: {self.message}"
 
 
+class MissingExtraError(RulecraftError, ImportError):
+    """A feature needs an optional extra (``rl``, ``site``) that is not installed: RC110, naming
+    the extra and the ``pip install`` that adds it. Also an ImportError, so ``import
+    rulecraft.rl`` fails the way a missing package does."""
+
+    code = "RC110"
+
+    def __init__(self, extra: str, module: str | None):
+        super().__init__(f"this needs the optional extra '{extra}' ({module} is not installed): "
+                         f"python3 -m pip install 'rulecraft[{extra}]', or from the checkout "
+                         f"python3 -m pip install -e '.[{extra}]'")
+        self.extra = extra
+
+
 class SpecError(RulecraftError):
     """A mistake in a game spec, reported gcc-style: ``file:line:col: error[CODE]: message``.
 
@@ -96,6 +110,13 @@ class DeadEndError(RulecraftError):
     """The rules reached a decision with nothing legal to choose: a fault of the spec."""
 
     code = "RC402"
+
+
+class RuleFailure(RulecraftError):
+    """A formula of the rules failed to compute (a division by zero, a key outside a table)
+    while an action was applied or a bot looked ahead; the state is unchanged."""
+
+    code = "RC404"
 
 
 class LogError(RulecraftError):

@@ -3,25 +3,26 @@
 Pipeline: :mod:`rulecraft.loader` (YAML 1.2, positions) → :mod:`reader` (the sections; rule
 strings parsed by :mod:`parser`/:mod:`syntax` and checked by :mod:`checker` into the typed IR of
 :mod:`ir`) → :mod:`optimize` (IR passes) → :mod:`module` (Python ``ast``, unparsed once).
-Compiled modules are cached under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by a
-hash of the spec, the options, the compiler's sources and the rulecraft version.
+Compiled modules are cached under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by
+:mod:`.cache`. Importing this
+package lets the runtime find the game of a pickled state again
+(:func:`rulecraft.runtime.registry.set_loader`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import marshal
 import os
 from pathlib import Path
-import sys
 
 from rulecraft import __version__
 from rulecraft.errors import InputError, RulecraftError
-from rulecraft.loader import load_yaml, read_spec
+from rulecraft.compiler import cache
 from rulecraft.compiler.module import generate
 from rulecraft.compiler.optimize import optimize as optimize_game
 from rulecraft.compiler.reader import SpecReader
+from rulecraft.loader import load_yaml, read_spec
+from rulecraft.runtime import registry
 
 __all__ = ["compile_source", "load_rules", "find_game", "game_names", "check", "read_game"]
 
@@ -64,22 +65,9 @@ def find_game(game: str | os.PathLike) -> Path:
     raise InputError(f"no game called '{game}' (known games: {known})", code="RC105")
 
 
-def _compiler_text() -> str:
-    """The sources that shape a generated module (the compiler's, the loader's and the runtime's
-    contract): editing any of them invalidates every cached module."""
-    folder = Path(__file__).parent
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".lark"))
-    files += [folder.parent / "rulecraft" / "loader.py", folder.parent / "runtime" / "tables.py",
-              folder.parent / "runtime" / "support.py"]
-    return "".join(p.read_text(encoding="utf-8") for p in files if p.is_file())
-
-
-def _key(spec_text: str, options: dict) -> str:
-    digest = hashlib.sha256()
-    for part in (spec_text, json.dumps(options, sort_keys=True), _compiler_text(), __version__):
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\0")
-    return digest.hexdigest()[:16]
+def spec_hash(text: str) -> str:
+    """The hash a compiled module, a log and a saved state name a spec revision by: 16 hex digits."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def read_game(game, options: dict | None = None):
@@ -95,7 +83,8 @@ def compile_source(game, options: dict | None = None, *, optimize: bool = True) 
 
     ``options`` maps option names to values (strings from the command line are converted);
     ``optimize`` false skips the optimising passes (the plain translation, for differential
-    tests). Raises :class:`SpecError` for any mistake in the spec.
+    tests). Raises :class:`SpecError` for any mistake in the spec (RC329 for an option the spec
+    does not declare).
     """
     path = find_game(game)
     text = read_spec(str(path))
@@ -108,8 +97,7 @@ def compile_source(game, options: dict | None = None, *, optimize: bool = True) 
         optimize_game(game_ir, allocate)
     else:
         game_ir.piece_index = None
-    spec_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return generate(game_ir, spec_path=_display(path), spec_hash=spec_hash, version=__version__,
+    return generate(game_ir, spec_path=_display(path), spec_hash=spec_hash(text), version=__version__,
                     optimize=optimize)
 
 
@@ -121,52 +109,37 @@ def check(game, options: dict | None = None) -> tuple[str, list]:
 
 
 def load_rules(game, options: dict | None = None, *, use_cache: bool = True):
-    """Compile (or fetch from the cache) and import a game's rules; returns its ``RuleTables``."""
+    """Compile (or fetch from the cache, :mod:`.cache`) and import a game's rules; returns its
+    ``RuleTables``. Raises :class:`SpecError` for a bad spec and RC105 for an unknown game."""
     path = find_game(game)
-    text = read_spec(str(path))
     options = dict(options or {})
-    cache_dir = Path(os.environ.get("RULECRAFT_CACHE", Path.home() / ".cache" / "rulecraft"))
-    key = _key(text, options)
-    module_path = cache_dir / f"{path.parent.name}_{key}.py"
-    if not (use_cache and module_path.is_file()):
+    if not use_cache:
         source = compile_source(path, options)
-        if use_cache:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            temporary = module_path.with_suffix(f".{os.getpid()}.tmp")
-            temporary.write_text(source, encoding="utf-8")
-            temporary.replace(module_path)
-        else:
-            return _import_source(source, f"rulecraft_rules_{path.parent.name}_{key}")
-    return _import_file(module_path)
+        name = cache.MODULE_PREFIX + cache.entry_name(path.parent.name, "unchecked")
+        return cache.run_module(compile(source, f"<{name}>", "exec"), name).RULES
+    return cache.load(path, read_spec(str(path)), options, lambda: compile_source(path, options))
 
 
-def _import_file(module_path: Path):
-    """Import a cached module, from its compiled code when saved beside it (the code is saved on
-    first use: Python's own bytecode cache may be switched off, and compiling a large module
-    costs more than the rest of a load)."""
-    name = f"rulecraft_rules_{module_path.stem}"
-    if name in sys.modules:
-        return sys.modules[name].RULES
-    code_path = module_path.with_suffix(f".{sys.implementation.cache_tag}.code")
+def _rules_for_state(game_id: str, wanted_hash: str, options: dict):
+    """The rules of a pickled state's game (the runtime registry's loader): compiled through the
+    cache from the game named ``game_id`` or from a spec the cache remembers, whichever has the
+    spec hash ``wanted_hash``; None when neither has."""
+    candidates = []
     try:
-        code = marshal.loads(code_path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        code = compile(module_path.read_text(encoding="utf-8"), str(module_path), "exec")
-        temporary = code_path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_bytes(marshal.dumps(code))
-        temporary.replace(code_path)
-    module = type(sys)(name)
-    module.__file__ = str(module_path)
-    sys.modules[name] = module
-    exec(code, module.__dict__)
-    return module.RULES
+        candidates.append(find_game(game_id))
+    except RulecraftError:
+        pass
+    candidates += cache.spec_paths(wanted_hash)
+    for path in candidates:
+        try:
+            if spec_hash(read_spec(str(path))) == wanted_hash:
+                return load_rules(path, options)
+        except RulecraftError:
+            continue
+    return None
 
 
-def _import_source(source: str, name: str):
-    module = type(sys)(name)
-    sys.modules[name] = module
-    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
-    return module.RULES
+registry.set_loader(_rules_for_state)
 
 
 def _display(path: Path) -> str:

@@ -7,15 +7,18 @@ exits with status 1; no traceback is shown for them.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 import random
+import re
 import sys
+from typing import NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from rulecraft.errors import InputError, RulecraftError, ScenarioError
+from rulecraft.errors import InputError, MissingExtraError, RulecraftError, ScenarioError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rulecraft: write a board game's rules once; play, test and publish them.")
@@ -42,6 +45,28 @@ def _game(game: str, options: dict):
     loaded = Game(load_rules(game, options))
     register(loaded)
     return loaded
+
+
+def _output_path(path: Path | None, option: str, *, keep: Path | None = None) -> None:
+    """Refuse, before any work, an output path that cannot be written: RC111 for a path that
+    is a folder, lies in a missing folder or under a file, or a folder that cannot be written.
+    With ``keep`` (a log that is not the one resumed), an existing file is refused too: it
+    would be overwritten."""
+    if path is None:
+        return
+    folder = path.parent
+    if path.is_dir():
+        raise InputError(f"{option} {path}: that is a folder; give the name of a file",
+                             code="RC111")
+    if not folder.exists():
+        raise InputError(f"{option} {path}: the folder {folder} does not exist", code="RC111")
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: {folder} is a file, not a folder", code="RC111")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{option} {path}: the folder {folder} cannot be written", code="RC111")
+    if keep is not None and path.exists() and (not keep.exists() or not path.samefile(keep)):
+        raise InputError(f"{option} {path}: the file exists; continue that match with "
+                             f"--resume {path}, or give another name", code="RC111")
 
 
 def _check_bot(bot: str) -> None:
@@ -86,17 +111,18 @@ def _guard(function):
     try:
         return function()
     except RulecraftError as error:
-        errors.print(str(error), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        _report(error)
     except ModuleNotFoundError as error:
         extra = EXTRAS.get((error.name or "").split(".")[0])
         if extra is None:
             raise
-        missing = InputError(f"this needs the optional extra '{extra}' ({error.name} is not "
-                                 f"installed): python3 -m pip install 'rulecraft[{extra}]', or from "
-                                 f"the checkout python3 -m pip install -e '.[{extra}]'", code="RC110")
-        errors.print(str(missing), highlight=False, markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        _report(MissingExtraError(extra, error.name))
+
+
+def _report(error: RulecraftError) -> NoReturn:
+    """Print a user error (no traceback) and exit with status 1."""
+    errors.print(str(error), highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(1) from None
 
 
 @app.command()
@@ -128,6 +154,7 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
     """Compile a spec into a standalone Python module of rule tables."""
     def body():
         from rulecraft.compiler import compile_source
+        _output_path(output, "-o")
         source = compile_source(game, _options(option))
         if output is None:
             sys.stdout.write(source)
@@ -141,9 +168,14 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
-         bot: str = typer.Option("greedy", help="Bot for the other teams: greedy or random."),
-         log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file)."),
+         bot: str = typer.Option(None, help="Bot for the other teams: greedy or random (default: "
+                                 "greedy; a resumed match keeps its log's)."),
+         log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
+                                  "an existing file is refused unless it is the one resumed."),
          resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
+         allow_revision: bool = typer.Option(False, "--allow-revision",
+                                             help="With --resume: continue a log written under "
+                                                  "another revision of the spec."),
          lang: str = typer.Option("en", "--lang", help="Language of the play-by-play and of the "
                                   "actions offered (one of the game's text files; not en needs "
                                   "the site extra)."),
@@ -153,13 +185,25 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         from rulecraft.play import play_match
         from rulecraft.runtime.logs import read_log, replay
         from rulecraft.runtime.match import Match
-        _check_bot(bot)
+        _check_bot(bot or "greedy")
+        _output_path(log, "--log", keep=resume or Path(os.devnull))
         options = _options(option)
+        chosen_bot = bot
         if resume is not None:
-            header, _ = read_log(str(resume))
-            options = header.options
-            loaded = _game(game, options)
-            match = replay(loaded, str(resume))
+            if seed is not None or options:
+                raise InputError("--resume continues the match with the log's seed and options; "
+                                     "leave out --seed and -O", code="RC112")
+            saved = read_log(str(resume))
+            loaded = _game_of_log(game, saved.header)
+            replayed = replay(loaded, saved, allow_revision=allow_revision)
+            match, options = replayed.match, saved.header.options
+            chosen_bot = bot or saved.header.bot
+            _check_bot(chosen_bot or "greedy")
+            if replayed.waiting is not None:
+                console.print(f"the secret choice of {replayed.waiting['actor']} (ply "
+                              f"{replayed.waiting['ply']}) was not revealed when the match was saved: "
+                              "it is made again (a bot chooses as before, a person anew)",
+                              highlight=False, markup=False, soft_wrap=True)
             log_path = str(log or resume)
         else:
             loaded = _game(game, options)
@@ -171,25 +215,41 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                 raise InputError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
-        play_match(match, humans, bot, console, log_path=log_path,
+        play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
                    narrator=_narrator(loaded, game, lang, options))
     _guard(body)
 
 
+def _game_of_log(game: str, header):
+    """The game a log is replayed on: ``game`` (a name or path) when given, else the log's own
+    (a name only: the log is untrusted); under the log's options. Raises
+    :class:`~rulecraft.errors.LogError` when ``game`` is another game than the log's (checked
+    before its options are applied) or the log's game is no name."""
+    from rulecraft.errors import LogError
+    if game is not None:
+        other = _game(game, {})
+        if other.id != header.game:
+            raise LogError(f"this log is of the game '{header.game}', not '{other.id}'")
+    elif not re.fullmatch(r"[A-Za-z0-9][\w-]{0,63}", header.game, flags=re.ASCII):
+        raise LogError(f"the log names its game {header.game[:80]!r}, which is no game name "
+                       "(a log does not choose which file is read); give the game with --game")
+    return _game(game or header.game, header.options)
+
+
 @app.command(name="replay")
 def replay_command(log: Path = typer.Argument(..., help="A match log written by --log."),
-                   game: str = typer.Option(None, help="Game name or path (default: the log's game).")):
-    """Re-run a match log, verifying every step; names the first step that diverges."""
+                   game: str = typer.Option(None, help="Game name or path (default: the log's game)."),
+                   allow_revision: bool = typer.Option(False, "--allow-revision",
+                                                       help="Replay a log written under another "
+                                                            "revision of the spec.")):
+    """Re-run a match log, verifying every step; names the first line that diverges."""
     def body():
         from rulecraft.runtime.logs import read_log, replay
-        header, plies = read_log(str(log))
-        loaded = _game(game or header.game, header.options)
-        match = replay(loaded, str(log))
-        console.print(f"{log}: {len(plies)} plies replayed and verified; "
-                      + ("game over, returns " + ", ".join(f"{t} {r:+g}" for t, r in
-                                                          zip(loaded.teams, match.state.returns()))
-                         if match.state.is_terminal() else "the match is not over yet"),
-                      markup=False, soft_wrap=True)
+        saved = read_log(str(log))
+        loaded = _game_of_log(game, saved.header)
+        replayed = replay(loaded, saved, allow_revision=allow_revision)
+        console.print(f"{log}: {replayed.replayed} plies replayed and verified; {replayed.summary()}",
+                      markup=False, soft_wrap=True, highlight=False)
     _guard(body)
 
 
@@ -244,6 +304,7 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
         from functools import partial
         from rulecraft.runtime.batch import play_batch
         _check_bot(bot)
+        _output_path(json_file, "--json")
         options = _options(option)
         batch = play_batch(partial(_game, game, options), games, seed, jobs=jobs, bot=bot)
         summary = batch.summary()
@@ -293,6 +354,7 @@ def bench(games: list[str] = typer.Argument(None, metavar="GAME",
                 raise
             raise RulecraftError("the benchmark harness (rulecraft.benchmarks) is not installed; "
                                  "reinstall from the checkout: python3 -m pip install -e .") from None
+        _output_path(json_file, "--json")
         for name in games or []:
             find_game(name)
         config = Config(games=tuple(games or ()), rounds=rounds, playouts=playouts, calls=calls,

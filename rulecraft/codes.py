@@ -33,8 +33,13 @@ CODES = {
     "RC107": "unknown bot",
     "RC108": "`--human` names no team of the game",
     "RC109": "`--lang` names a language the game has no text file for (the error lists the ones it has)",
-    "RC110": "a command needs an optional extra that is not installed (`--lang fi` or `site` without "
-             "`rulecraft[site]`, …); the error names the `pip install`",
+    "RC110": "a command or module needs an optional extra that is not installed (`--lang fi` or `site` "
+             "without `rulecraft[site]`, `import rulecraft.rl` without `rulecraft[rl]`, …); the error names "
+             "the `pip install`",
+    "RC111": "an output path (`-o`, `--log`, `--json`) that cannot be written: a folder, in a missing folder "
+             "or under a file, a folder that cannot be written, or (`--log`) an existing file that is not the "
+             "log resumed; refused before any work",
+    "RC112": "`--resume` with `--seed` or `-O`: a resumed match keeps the log's seed and options",
     "RC200": "a rule string does not parse (family of RC201–RC204)",
     "RC201": "an unexpected word or symbol, with what was expected (e.g. `=` where `==` is meant)",
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
@@ -108,16 +113,27 @@ CODES = {
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
     "RC403": "chance outcomes asked of a state that is not a chance node",
-    "RC404": "a formula failed while an action was applied (a division by zero); the state is left "
-             "unchanged",
+    "RC404": "a formula failed while an action was applied or a bot looked ahead (a division by zero); "
+             "the state is left unchanged",
     "RC405": "a rule met a value it cannot use while the game was played (an attribute of none, a table "
              "key outside the table, `by:` giving none); the message names the spec line and the state "
              "is left unchanged",
     "RC406": "a match reached `limits: max_plies:` and the spec declares no `on_limit:` returns",
-    "RC501": "a match log that is corrupt, of another game or options, or diverges from the rules",
-    "RC502": "JSON that is not a saved state of this game",
-    "RC503": "a pickled state of a game not compiled on this machine",
-    "RC504": "a saved action that is illegal when the match is resumed",
+    "RC407": "a chance outcome other than the seed's applied to a match whose chance is `sampled`",
+    "RC501": "a match log that is corrupt, of another game or options, or diverges from the rules (the "
+             "message names the line)",
+    "RC502": "a saved state (JSON or a pickle) that is not a state of this game: a value outside its "
+             "field's range, a flow position, pending mask or ply that does not fit, or a position the "
+             "rules cannot play on from",
+    "RC503": "a pickled state whose game is not loaded and whose spec revision is neither under "
+             "`rulespecs/`/`examples/` nor remembered by the compile cache (or `rulecraft.compiler` was "
+             "never imported)",
+    "RC505": "a match log written under another revision of the game's spec (both hashes named; "
+             "`--allow-revision` replays it anyway)",
+    "RC506": "a match log whose hash chain breaks: a line inserted, removed, reordered or edited",
+    "RC507": "a roll of a `sampled` match log that is not the one its seed gives: a changed roll or a "
+             "changed seed",
+    "RC508": "the opening of a secret choice that does not match its commitment",
     "RC601": "a malformed scenario, or an expectation that failed",
     "RC602": "no scenario to run",
     "RC701": "an event message in `text/<lang>.yaml` that is not a valid template",

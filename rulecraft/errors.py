@@ -98,6 +98,20 @@ class InputError(RulecraftError):
     code = "RC105"
 
 
+class MissingExtraError(InputError, ImportError):
+    """A feature needs an optional extra (``rl``, ``site``) that is not installed: RC110, naming
+    the extra and the ``pip install`` that adds it. Also an ImportError, so ``import
+    rulecraft.rl`` fails the way a missing package does."""
+
+    code = "RC110"
+
+    def __init__(self, extra: str, module: str | None):
+        super().__init__(f"this needs the optional extra '{extra}' ({module} is not installed): "
+                         f"python3 -m pip install 'rulecraft[{extra}]', or from the checkout "
+                         f"python3 -m pip install -e '.[{extra}]'")
+        self.extra = extra
+
+
 class SpecLoadError(SpecError, InputError):
     """The YAML itself is unreadable or surprising (duplicate keys, YAML 1.1 types)."""
 
@@ -130,6 +144,13 @@ class DeadEndError(PlayError):
     """The rules reached a decision with nothing legal to choose: a fault of the spec."""
 
     code = "RC402"
+
+
+class RuleFailure(PlayError):
+    """A formula of the rules failed to compute (a division by zero) while an action was
+    applied or a bot looked ahead; the state is unchanged."""
+
+    code = "RC404"
 
 
 class RuleFault(PlayError):

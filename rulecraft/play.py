@@ -32,11 +32,13 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     names, without the game's texts); :class:`rulecraft.site.narration.Narration` speaks a
     language of the game's text files.
 
-    Bots are seeded from the match seed (team ``t`` gets ``seed * 100 + t``). Returns the match.
+    Bots draw their randomness from the match seed and the ply, as the dice do. The log (when
+    ``log_path`` is given) is written after every ply. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
-    bots = seat_bots(game, match.seed, bot, humans)
+    bots = seat_bots(game, bot, humans)
+    match.bot = bot
     console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision

@@ -5,22 +5,40 @@ OpenSpiel as ``rulecraft_<slug>``, the spec's options being the game's parameter
 ``pyspiel.load_game("rulecraft_pig(target=50)")`` works; a spec that does not compile is logged
 and left out (:func:`register` raises its error). It lives outside :mod:`rulecraft.runtime`
 because it compiles specs; the adapters themselves (:mod:`rulecraft.runtime.adapters`) take an
-already built runtime game. Needs the ``rl`` extra: ``pip install 'rulecraft[rl]'``.
+already built runtime game. Needs the ``rl`` extra: ``pip install 'rulecraft[rl]'``; without it
+the import raises :class:`~rulecraft.errors.MissingExtraError` (RC110, an ImportError) saying so.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 import functools
 import json
 import logging
 from typing import TYPE_CHECKING
 
-import pyspiel
-
 from rulecraft.compiler import find_game, game_names, load_rules
-from rulecraft.runtime.adapters.openspiel import register_game, short_name
+from rulecraft.errors import MissingExtraError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.registry import register as remember_game
+
+EXTRA_MODULES = ("pyspiel", "pettingzoo", "gymnasium", "numpy")
+
+
+@contextmanager
+def _rl_extra():
+    """Turn the import error of a package of the ``rl`` extra into :class:`MissingExtraError`."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in EXTRA_MODULES:
+            raise
+        raise MissingExtraError("rl", error.name) from None
+
+
+with _rl_extra():
+    import pyspiel
+    from rulecraft.runtime.adapters.openspiel import register_game, short_name
 
 if TYPE_CHECKING:
     from rulecraft.runtime.adapters.gym import RulecraftGymEnv
@@ -86,7 +104,8 @@ def openspiel_game(game, **options) -> pyspiel.Game:
 def pettingzoo_env(game, options: dict | None = None,
                    render_mode: str | None = None) -> RulecraftAECEnv:
     """The game (name or folder) as a PettingZoo AEC environment (see its adapter module)."""
-    from rulecraft.runtime.adapters.pettingzoo import RulecraftAECEnv  # PettingZoo loads slowly
+    with _rl_extra():
+        from rulecraft.runtime.adapters.pettingzoo import RulecraftAECEnv  # PettingZoo loads slowly
     return RulecraftAECEnv(runtime_game(game, options), render_mode)
 
 
@@ -94,7 +113,8 @@ def gym_env(game, options: dict | None = None, *, learner: int | str = 0, oppone
             render_mode: str | None = None) -> RulecraftGymEnv:
     """The game (name or folder) as a single-agent Gymnasium environment: ``learner`` against
     ``opponent`` bots (see its adapter module)."""
-    from rulecraft.runtime.adapters.gym import RulecraftGymEnv  # Gymnasium loads slowly
+    with _rl_extra():
+        from rulecraft.runtime.adapters.gym import RulecraftGymEnv  # Gymnasium loads slowly
     return RulecraftGymEnv(runtime_game(game, options), learner, opponent, render_mode)
 
 

@@ -53,7 +53,7 @@ def play_bot_match(game: Game, seed: int, bot: str, index: int = 0) -> MatchResu
     ``bot`` name (see :data:`rulecraft.runtime.bots.BOTS`).
     """
     match = Match(game, seed, history=False)
-    bots = seat_bots(game, seed, bot)
+    bots = seat_bots(game, bot)
     while not match.state.is_terminal():
         match.advance(bots)
     return MatchResult(index, seed, tuple(match.state.returns()), match.state.ply)
@@ -139,7 +139,7 @@ def play_batch(make_game: Callable[[], Game], games: int, seed: int, *, jobs: in
     if games < 1 or jobs < 1:
         raise ValueError(f"a batch needs games >= 1 and jobs >= 1, not games={games}, jobs={jobs}")
     game = make_game()
-    seat_bots(game, seed, bot)  # an unknown bot fails here, before any worker starts
+    seat_bots(game, bot)  # an unknown bot fails here, before any worker starts
     start = time.perf_counter()
     if jobs == 1:
         matches = _play_indices(game, seed, bot, range(games))

@@ -1,29 +1,42 @@
 """Bots: a uniform random bot and a greedy bot that maximises the spec's evaluation one decision ahead.
 
+A bot is anything with a ``name`` and ``choose(state, rng) -> action id``. It keeps no
+generator of its own: all its randomness comes from ``rng``, which the match hands it, derived
+from the match seed and the ply (:func:`rulecraft.runtime.seeding.bot_rng`), so a seeded match
+is reproducible and a resumed one continues as it would have. Every bot follows this rule
+(a search bot draws its playouts from ``rng`` too).
+
 The greedy bot applies each legal action to a copy of the state and scores the result with the
 spec's ``evaluation`` formula from its own team's point of view; chance nodes met on the way are
 averaged over their outcomes (exact expectation), up to ``chance_depth`` of them. Ties are broken
-by the bot's own seeded generator, so a seeded series of games is reproducible.
+with ``rng``. A formula that fails during the look-ahead is RC404, as when applying an action.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
-from rulecraft.runtime.engine import State
+from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
+
+
+class Bot(Protocol):
+    """What a match needs of a bot (see the module docstring)."""
+
+    name: str
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        """One legal action id of ``state`` (a decision node), drawing randomness from ``rng``."""
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions with its own seeded generator."""
+    """Picks uniformly among the legal actions."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State) -> int:
-        """One legal action id of ``state`` (which must be a decision node)."""
-        return self.rng.choice(state.legal_actions())
+    def choose(self, state: State, rng: random.Random) -> int:
+        """One legal action id of ``state`` (which must be a decision node), drawn with ``rng``."""
+        return rng.choice(state.legal_actions())
 
 
 class GreedyBot:
@@ -31,23 +44,27 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, chance_depth: int = 2):
-        self.rng = random.Random(seed)
+    def __init__(self, chance_depth: int = 2):
         self.chance_depth = chance_depth
 
-    def choose(self, state: State) -> int:
-        """The legal action with the best expected evaluation for the acting team."""
+    def choose(self, state: State, rng: random.Random) -> int:
+        """The legal action with the best expected evaluation for the acting team, ties broken
+        with ``rng``. Raises :class:`~rulecraft.errors.RuleFailure` (RC404) when a formula
+        fails on the way."""
         team = state.current_player()
         best, best_actions = None, []
         for action in state.legal_actions():
             child = state.clone()
-            child.apply_unchecked(action)
-            value = self._expected(child, team, self.chance_depth)
+            try:
+                child.apply_unchecked(action)
+                value = self._expected(child, team, self.chance_depth)
+            except RULE_FAILURES as error:
+                raise rule_failure(state, error) from None
             if best is None or value > best + 1e-9:
                 best, best_actions = value, [action]
             elif abs(value - best) <= 1e-9:
                 best_actions.append(action)
-        return self.rng.choice(best_actions)
+        return rng.choice(best_actions)
 
     def _expected(self, state: State, team: int, depth: int) -> float:
         if depth > 0 and state.is_chance_node():

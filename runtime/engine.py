@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 
-from rulecraft.errors import DeadEndError, IllegalActionError, LogError, PlayError, RuleFault, RulecraftError
+from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayError, RuleFailure, RuleFault,
+                              RulecraftError)
 from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
                                       SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 
 CHANCE = -1
 TERMINAL = -4
 MAX_AUTOMATIC_STEPS = 100_000   # automatic flow steps between two decisions before it is a loop
+MAX_SAVED_STATE_CHARS = 1 << 22  # the longest JSON text state_from_json reads
+RULE_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError)  # a formula failed to compute
 
 
 class Game:
@@ -39,6 +43,7 @@ class Game:
         self.max_game_length = rules.max_plies
         self._action_bases = [a.base for a in rules.actions]
         self._decoded: dict[int, tuple] = {}     # action id -> (ActionDef, parameter values)
+        self._ranges = None                      # per slot, the values it may hold
         self._field = {f.name: f for f in rules.fields}
         self._hidden = [f for f in rules.fields if f.visible == "owner"]
         # (return node, action name) -> the phase whose choice offered that action: an action's
@@ -55,9 +60,13 @@ class Game:
         """The state at the start of the game, advanced to its first decision or chance node.
 
         ``events`` (a list), when given, receives the events of the automatic steps on the way.
+        Raises :class:`RuleFailure` (RC404) when a formula of the setup fails to compute.
         """
         state = State(self, self.rules.initial_state(), 0)
-        state._advance(events, None)
+        try:
+            state._advance(events, None)
+        except RULE_FAILURES as error:
+            raise rule_failure(state, error) from None
         return state
 
     # ---------- actions ----------
@@ -137,25 +146,94 @@ class Game:
     def state_from_json(self, data) -> "State":
         """Rebuild a state from :meth:`State.to_json` output (a dict or a JSON string).
 
-        Raises :class:`RulecraftError` (RC502) when the data is not a state of this game.
+        Every value is checked against the game's state layout (:meth:`restore`). Raises
+        :class:`RulecraftError` (RC502) when the data is not a state of this game, naming what
+        does not fit.
         """
         try:
-            if isinstance(data, str):
+            if isinstance(data, (str, bytes)):
+                if len(data) > MAX_SAVED_STATE_CHARS:
+                    raise ValueError(f"it is longer than {MAX_SAVED_STATE_CHARS:,} characters")
                 data = json.loads(data)
+            if not isinstance(data, dict):
+                raise ValueError("it is not a JSON object")
             if data.get("game") != self.id or data.get("spec") != self.rules.spec_hash:
                 raise ValueError(f"it belongs to {data.get('game')!r}, spec {data.get('spec')!r}")
-            values = data["state"]
-            ply = data["ply"]
-            if (not isinstance(values, list) or len(values) != self.rules.slots or
-                    not all(type(v) is int for v in values) or type(ply) is not int or ply < 0):
-                raise ValueError("its values do not fit this game's state layout")
-            if not 0 <= values[SLOT_PC] < len(self.rules.nodes):
-                raise ValueError("its flow position is outside the game's turn structure")
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            values, ply = data["state"], data["ply"]
+        except (ValueError, KeyError, RecursionError) as error:
             raise LogError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
-        state = State(self, list(values), ply)
-        state.refresh()
+        return self.restore(values, ply)
+
+    def restore(self, values, ply) -> "State":
+        """The state with slot ``values`` (a list of ints) at ``ply``, after checking that every
+        value fits the game: control slots (flow position, game over, pending secret choices,
+        return node), each field's type (entity indices within their sets or -1, booleans 0 or 1,
+        whole numbers within 64 bits), revealed flags, the compiler's derived indexes, the ply
+        within ``max_plies``; and that the rules can play on from it (who acts, legal actions,
+        the invariants). Raises :class:`RulecraftError` (RC502) naming the first value that
+        does not fit; used by :meth:`state_from_json` and unpickling.
+        """
+        problem = self._layout_problem(values, ply)
+        state = None
+        if problem is None:
+            state = State(self, list(values), ply)
+            problem = state._playable_problem()
+        if problem is not None:
+            raise LogError(f"this is not a saved state of {self.id}: {problem}", code="RC502")
         return state
+
+    def _slot_ranges(self) -> list:
+        """For each slot, the values it may hold: ``range`` objects, or None for a derived slot."""
+        if self._ranges is None:
+            rules = self.rules
+            sizes = {"team": len(rules.teams), "space": len(rules.spaces),
+                     "piece": len(rules.piece_labels), "kind": len(rules.kinds)}
+            nodes = len(rules.nodes)
+            ranges: list = [None] * rules.slots
+            ranges[SLOT_PC] = range(nodes)
+            ranges[SLOT_DONE] = range(TRUNCATED + 1)
+            ranges[SLOT_PENDING] = range(1 << self.num_teams)
+            ranges[SLOT_RETURN] = range(RETURN, nodes)
+            for f in rules.fields:
+                if f.type == "bool":
+                    allowed = range(2)
+                elif f.type in sizes or f.type.startswith("enum:"):
+                    count = sizes.get(f.type) or len(rules.enums.get(f.type[5:], ()))
+                    allowed = range(-1, count)
+                else:
+                    allowed = range(-(1 << 63), 1 << 63)
+                ranges[f.base:f.base + f.size] = [allowed] * f.size
+                if f.reveal_slot is not None:
+                    ranges[f.reveal_slot] = range(2)
+            self._ranges = ranges
+        return self._ranges
+
+    def _layout_problem(self, values, ply) -> str | None:
+        """Why ``values`` and ``ply`` are no state of this game's layout, or None."""
+        if not isinstance(values, list) or len(values) != self.rules.slots:
+            return f"its values are not a list of {self.rules.slots} whole numbers"
+        if type(ply) is not int or not 0 <= ply <= self.rules.max_plies:
+            return f"its ply {ply!r} is not a whole number from 0 to {self.rules.max_plies}"
+        for slot, (value, allowed) in enumerate(zip(values, self._slot_ranges())):
+            if type(value) is not int:
+                return f"slot {slot} holds {_described(value)}, not a whole number"
+            if allowed is not None and value not in allowed:
+                return (f"{self._slot_name(slot)} (slot {slot}) holds {value}, outside "
+                        f"{allowed.start}..{allowed.stop - 1}")
+        return None
+
+    def _slot_name(self, slot: int) -> str:
+        """What slot ``slot`` holds, in words (for error messages)."""
+        control = {SLOT_PC: "the flow position", SLOT_DONE: "the game-over flag",
+                   SLOT_PENDING: "the pending secret choices", SLOT_RETURN: "the return node"}
+        if slot in control:
+            return control[slot]
+        for f in self.rules.fields:
+            if f.base <= slot < f.base + f.size:
+                return f.name if f.of is None else f"{f.name} of {self.display(f.of, slot - f.base)}"
+            if slot == f.reveal_slot:
+                return f"the revealed flag of {f.name}"
+        return f"slot {slot}"
 
 
 class State:
@@ -169,6 +247,38 @@ class State:
         self.ply = ply
         self._legal = None
         self._actor = None
+
+    def _playable_problem(self) -> str | None:
+        """Why the rules cannot play on from this (just restored) state, or None; first rebuilds
+        the compiler's derived indexes from the fields."""
+        self.refresh()
+        s = self.s
+        try:
+            if s[SLOT_DONE]:
+                self.returns()
+                return None
+            node = self.node()
+            if node.kind not in ("choose", "secret", "roll"):
+                return (f"its flow position ({node.phase}, step {node.index}) is not a decision or "
+                        "a die roll, where a state rests")
+            if node.kind == "secret":
+                chooser = 0
+                for team in node.actor(s):
+                    chooser |= 1 << team
+                if not s[SLOT_PENDING] or s[SLOT_PENDING] & ~chooser:
+                    return f"its pending secret choices ({s[SLOT_PENDING]}) are not teams of that step"
+            elif s[SLOT_PENDING]:
+                return "it has secret choices pending outside a secret step"
+            if node.kind != "roll" and not 0 <= self.current_player() < self.game.num_teams:
+                return f"the team to act ({self.current_player()}) is no team of the game"
+            if not self.legal_actions():
+                return "nobody can act in it (no legal action)"
+            broken = self.game.broken_invariants(self)
+        except RULE_FAILURES as error:
+            return f"the rules cannot play on from it ({type(error).__name__}: {error})"
+        if broken:
+            return f"it breaks the invariant '{broken[0]}': the rules could not reach it"
+        return None
 
     def refresh(self) -> None:
         """Call after writing to ``s`` directly (scenario edits): rebuilds the indexes the
@@ -255,9 +365,14 @@ class State:
     def apply(self, action: int, events: list | None = None) -> None:
         """Apply a legal action (or chance outcome), appending events to ``events`` if given.
 
-        Raises :class:`IllegalActionError` naming the rule that forbids it; the state is then
-        unchanged.
+        ``action`` must be an ``int`` (not a bool, a float or a numpy integer: adapters convert
+        with :func:`operator.index`). Raises :class:`IllegalActionError` (RC401) for anything
+        that is not a legal id here, naming the rule that forbids it, and :class:`RuleFailure`
+        (RC404) when a formula fails to compute; the state is then unchanged.
         """
+        if type(action) is not int:
+            raise IllegalActionError(f"an action is an int id, not {_described(action)}",
+                                     self.phase()[1] if not self.s[SLOT_DONE] else "end")
         if action not in self.legal_actions():
             raise self._refusal(action)
         before = self.s[:], self.ply
@@ -267,12 +382,10 @@ class State:
             phase, rule = self.phase()            # where the rules were when they failed
             self._restore(before)
             raise RuleFault(f"{fault.message} (in phase {phase}, rule {rule}); the state is unchanged") from None
-        except (ArithmeticError, LookupError, TypeError, ValueError) as error:
-            phase, rule = self.phase()
+        except RULE_FAILURES as error:
+            failure = rule_failure(self, error)   # names the phase where the rules were
             self._restore(before)
-            raise PlayError(f"the rules failed to compute in phase {phase} (rule {rule}): "
-                            f"{type(error).__name__}: {error}; the state is unchanged",
-                            code="RC404") from None
+            raise failure from None
         except RulecraftError:
             self._restore(before)
             raise
@@ -439,11 +552,11 @@ class State:
             return IllegalActionError("the game is over: no action is legal", "end")
         node = self.node()
         if node.kind == "roll":
-            return IllegalActionError(f"{action} is not an outcome of the die rolled in phase "
+            return IllegalActionError(f"{_id_text(action)} is not an outcome of the die rolled in phase "
                                       f"{node.phase} (rule {node.rule})", node.rule)
         definition = self.game.action_def(action)
         if definition is None:
-            return IllegalActionError(f"{action} is not an action id of {self.game.id} "
+            return IllegalActionError(f"{_id_text(action)} is not an action id of {self.game.id} "
                                       f"(0..{self.game.rules.num_distinct_actions - 1})", node.rule)
         notation = self.game.action_notation(action)
         offered = [self.game.rules.actions[i] for i in node.actions]
@@ -501,6 +614,25 @@ class State:
                     values[f.base + owner] = -1
         return values
 
+    def public_observation(self) -> list[int]:
+        """The state as someone who is no team sees it: every owner-only field not yet revealed
+        reads -1 (what a match log may show)."""
+        values = self.s[:]
+        for f in self.game._hidden:
+            if f.reveal_slot is None or not values[f.reveal_slot]:
+                values[f.base:f.base + f.size] = [-1] * f.size
+        return values
+
+    def hidden_slots(self) -> set[int]:
+        """The slots that :meth:`public_observation` hides now (owner-only fields not revealed)."""
+        return {f.base + i for f in self.game._hidden
+                if f.reveal_slot is None or not self.s[f.reveal_slot] for i in range(f.size)}
+
+    def public_hash(self) -> str:
+        """A short hex digest of :meth:`public_observation` (equal to :meth:`hash` in a game
+        without hidden fields): it tells nothing of an unrevealed secret."""
+        return hashlib.blake2b(repr(self.public_observation()).encode(), digest_size=8).hexdigest()
+
     def value(self, name: str, index: int | None = None) -> int:
         """The raw value of state field ``name`` (for entity fields, at ``index``)."""
         f = self.game.field(name)
@@ -536,14 +668,17 @@ class State:
         return (rules.game_id, rules.options, rules.spec_hash, self.s, self.ply)
 
     def __setstate__(self, data):
+        """Unpickle: the game is found by its id, spec hash and options through
+        :func:`~rulecraft.runtime.registry.game_for`, and the values are checked as
+        :meth:`Game.restore` checks them (RC502)."""
         from rulecraft.runtime.registry import game_for
-        game_id, options, spec_hash, values, ply = data
-        self.game = game_for(game_id, options)
-        if self.game.rules.spec_hash != spec_hash:
-            raise LogError(f"this pickled state of {game_id} was made under another version "
-                                 f"of its spec ({spec_hash}, now {self.game.rules.spec_hash})",
-                                 code="RC502")
-        self.s, self.ply, self._legal, self._actor = values, ply, None, None
+        try:
+            game_id, options, spec_hash, values, ply = data
+        except (TypeError, ValueError):
+            raise LogError("this pickle does not hold a rulecraft state", code="RC502") from None
+        restored = game_for(str(game_id), str(spec_hash), options).restore(values, ply)
+        self.game, self.s, self.ply = restored.game, restored.s, restored.ply
+        self._legal, self._actor = restored._legal, restored._actor
 
 
 class Shown(str):
@@ -557,6 +692,39 @@ class Shown(str):
 
     def __format__(self, spec: str) -> str:
         return (spec if self.flag else "") if spec else str(self)
+
+
+def rule_failure(state: State, error: Exception) -> RuleFailure:
+    """The RC404 error for a formula that failed (``error``) while the rules computed ``state``."""
+    phase, rule = state.phase() if not state.s[SLOT_DONE] else ("end", "end")
+    return RuleFailure(f"the rules failed to compute in phase {phase} (rule {rule}): "
+                       f"{type(error).__name__}: {error}; the state is unchanged")
+
+
+def as_action_id(value) -> int:
+    """``value`` as an action id for :meth:`State.apply`: an ``int``, or an integer of another
+    kind that converts exactly (a numpy integer, through :func:`operator.index`). Raises
+    :class:`IllegalActionError` (RC401) for anything else: a bool, a float, a text, None."""
+    if not isinstance(value, bool):
+        try:
+            return int.__index__(operator.index(value))     # an exact int, not a subclass
+        except TypeError:
+            pass
+    raise IllegalActionError(f"an action is an int id, not {_described(value)}")
+
+
+def _described(value) -> str:
+    """A value of the wrong type, for a refusal: its type and a short repr (never raising)."""
+    try:
+        shown = repr(value)
+    except Exception:  # an object whose repr fails still gets refused
+        return type(value).__name__
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
+
+
+def _id_text(action: int) -> str:
+    """An int id for a message: huge ones by their size (their digits could be millions long)."""
+    return str(action) if -10**12 < action < 10**12 else f"a number of {action.bit_length()} bits"
 
 
 def _shown(game, kind, value):

@@ -1,63 +1,56 @@
-"""Where loaded games live, so a pickled state can find its game again in a fresh process.
+"""Where loaded games live, so that a pickled state finds its game again, also in a fresh process.
 
-A state pickles as its game id, options and values. Unpickling looks the game up here; in a fresh
-process the generated module is found in the compile cache (``$RULECRAFT_CACHE``), which holds
-plain Python modules that import only the runtime.
+A state pickles as its game's id, spec hash and options, and its values. Unpickling looks the
+game up among the games registered in this process (by spec hash and options), else asks the
+loader that the compiler installs when it is imported (:func:`set_loader`): it compiles the game
+through the normal, checked compile path, from the game of that id or from a spec the compile
+cache remembers, if its spec hash is the state's. Nothing is executed that the compile path would
+not execute; the runtime itself never imports the compiler.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-from pathlib import Path
-import sys
+from typing import Callable
 
-from rulecraft.errors import LogError, RulecraftError
+from rulecraft.errors import LogError
 
 _GAMES: dict = {}
+_loader: Callable | None = None
 
 
-def _key(game_id: str, options: dict) -> tuple:
-    return game_id, json.dumps(options, sort_keys=True)
+def _key(spec_hash: str, options: dict) -> tuple:
+    return spec_hash, json.dumps(options, sort_keys=True, default=str)
 
 
 def register(game) -> None:
-    """Remember a :class:`~rulecraft.runtime.engine.Game` under its id and options."""
-    _GAMES[_key(game.id, game.rules.options)] = game
+    """Remember a :class:`~rulecraft.runtime.engine.Game` under its spec hash and options."""
+    _GAMES[_key(game.rules.spec_hash, game.rules.options)] = game
 
 
-def game_for(game_id: str, options: dict):
-    """The game with this id and options: a registered one, else one from the compile cache.
+def set_loader(loader: Callable) -> None:
+    """Install ``loader(game_id, spec_hash, options)`` → ``RuleTables`` or None, which builds a
+    game that is not registered yet (the compiler installs one when imported)."""
+    global _loader
+    _loader = loader
 
-    Raises :class:`RulecraftError` (RC503) when the game was never compiled on this machine.
+
+def game_for(game_id: str, spec_hash: str, options: dict):
+    """The game with this spec hash and options: a registered one, else one the loader builds
+    (and registers).
+
+    Raises :class:`RulecraftError` (RC503) when neither has it: the spec of that revision is not
+    on this machine, or nothing installed a loader (import ``rulecraft.compiler`` first).
     """
-    key = _key(game_id, options)
+    key = _key(spec_hash, options)
     if key not in _GAMES:
+        rules = _loader(game_id, spec_hash, options) if _loader is not None else None
+        if rules is None or rules.spec_hash != spec_hash:
+            how = ("no spec of that revision is under rulespecs/ or examples/, nor remembered by the "
+                   "compile cache" if _loader is not None else "import rulecraft.compiler (or load "
+                   "the game) before unpickling")
+            raise LogError(f"a state of {game_id} (spec {spec_hash}, options {options}) needs "
+                                 f"its game, which is not loaded here: {how}", code="RC503")
         from rulecraft.runtime.engine import Game
-        for rules in _cached_rules(game_id):
-            if _key(rules.game_id, rules.options) == key:
-                register(Game(rules))
-                break
-        else:
-            raise LogError(f"game {game_id} with options {options} is not compiled here; "
-                                 f"run 'rulecraft compile {game_id}' first", code="RC503")
+        register(Game(rules))
     return _GAMES[key]
-
-
-def _cached_rules(game_id: str):
-    cache = Path(os.environ.get("RULECRAFT_CACHE", Path.home() / ".cache" / "rulecraft"))
-    for path in sorted(cache.glob("*.py"), key=lambda p: p.stat().st_mtime, reverse=True):
-        name = f"rulecraft_rules_{path.stem}"
-        module = sys.modules.get(name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            try:
-                spec.loader.exec_module(module)
-            except Exception:  # a stale file from another rulecraft version
-                continue
-            sys.modules[name] = module
-        rules = getattr(module, "RULES", None)
-        if rules is not None and rules.game_id == game_id:
-            yield rules

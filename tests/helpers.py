@@ -19,7 +19,7 @@ from rulecraft.compiler import compile_source, find_game, load_rules
 from rulecraft.errors import IllegalActionError
 from rulecraft.runtime.bots import RandomBot
 from rulecraft.runtime.engine import TERMINAL, Game, State
-from rulecraft.runtime.match import chance_outcome
+from rulecraft.runtime.seeding import bot_rng, chance_outcome
 from rulecraft.runtime.registry import register
 from rulecraft.runtime.scenario import load_scenarios, run_scenario
 
@@ -140,14 +140,15 @@ def random_playout(game: Game, seed: int) -> State:
 
     Every state on the way passes :func:`check_state`; returns the terminal state.
     """
-    bot = RandomBot(seed)
+    bot = RandomBot()
     rng = random.Random(seed)
     state, previous = game.new_initial_state(), None
     while True:
         check_state(state, rng, previous)
         if state.is_terminal():
             return state
-        action = chance_outcome(state, seed) if state.is_chance_node() else bot.choose(state)
+        action = (chance_outcome(state, seed) if state.is_chance_node()
+                  else bot.choose(state, bot_rng(seed, state.ply)))
         previous = state.clone()
         events: list = []
         state.apply(action, events)

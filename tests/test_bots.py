@@ -4,7 +4,7 @@ seeded series of matches, seat by seat; a seeded series is reproducible."""
 from __future__ import annotations
 
 from rulecraft.runtime.bots import GreedyBot, RandomBot
-from rulecraft.runtime.match import chance_outcome
+from rulecraft.runtime.seeding import bot_rng, chance_outcome
 
 from helpers import load_game
 
@@ -18,14 +18,14 @@ def greedy_against_random(game: str, matches: int) -> list[float]:
     results = []
     for number in range(matches):
         greedy_seat = number % 2
-        bots = [RandomBot(number), RandomBot(number)]
-        bots[greedy_seat] = GreedyBot(number)
+        bots = [RandomBot(), RandomBot()]
+        bots[greedy_seat] = GreedyBot()
         state = loaded.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply(chance_outcome(state, number))
             else:
-                state.apply(bots[state.current_player()].choose(state))
+                state.apply(bots[state.current_player()].choose(state, bot_rng(number, state.ply)))
         results.append(state.returns()[greedy_seat])
     return results
 

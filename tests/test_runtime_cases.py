@@ -14,7 +14,8 @@ import pytest
 from rulecraft.compiler import game_names
 from rulecraft.errors import IllegalActionError
 from rulecraft.runtime.bots import RandomBot
-from rulecraft.runtime.match import Match, chance_outcome
+from rulecraft.runtime.match import Match, seat_bots
+from rulecraft.runtime.seeding import bot_rng, chance_outcome
 
 from helpers import assert_refused, assert_same_state, invoke, json_round_trip, load_game, refusable_ids
 
@@ -24,20 +25,17 @@ CASE_PLIES = 150         # plies of a match checked at every step, per game
 
 
 def bot_match(game, seed: int):
-    """Yield a seeded match (a seeded :class:`RandomBot` per team, the seeded sampler) as it goes.
+    """Yield a seeded match (random bots, the seeded sampler) as it goes.
 
     The :class:`Match` is yielded before every step and once more at the end.
     """
     match = Match(game, seed)
-    bots = [RandomBot(seed * 100 + team) for team in range(game.num_teams)]
+    bots = seat_bots(game, "random")
     while True:
         yield match
         if match.state.is_terminal():
             return
-        if match.is_chance():
-            match.roll()
-        else:
-            match.apply(bots[match.state.current_player()].choose(match.state))
+        match.advance(bots)
 
 
 # ---------- 1. serialisation keeps everything ----------
@@ -83,9 +81,10 @@ def test_a_restored_state_plays_on_identically(seed):
     """Roll on from a mid-turn Pig state and from its JSON copy: the same future, step by step."""
     original = pig_mid_turn()
     copy = json_round_trip(original)
-    bot = RandomBot(seed)
+    bot = RandomBot()
     while not original.is_terminal():
-        action = chance_outcome(original, seed) if original.is_chance_node() else bot.choose(original)
+        action = (chance_outcome(original, seed) if original.is_chance_node()
+                  else bot.choose(original, bot_rng(seed, original.ply)))
         original.apply(action)
         copy.apply(action)
         assert_same_state(copy, original, f"after {original.ply} plies")
@@ -127,14 +126,14 @@ def test_undo_cannot_reroll_a_die(game):
     undone = 0
     for seed in range(MATCHES):
         match = Match(loaded, seed)
-        bots = [RandomBot(seed * 100 + team) for team in range(loaded.num_teams)]
+        bots = seat_bots(loaded, "random")
         while not match.state.is_terminal() and match.state.ply < CASE_PLIES:
             if match.is_chance():
                 match.roll()
                 continue
             team = match.state.current_player()
             before = match.state.clone()
-            action = bots[team].choose(match.state)
+            action = match.bot_choice(bots[team])
             match.apply(action)
             if not match.is_chance():
                 continue

@@ -129,13 +129,13 @@ def test_a_person_plays_a_full_match_against_the_greedy_bot_with_undo_and_resume
                        input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
     assert not first.state.is_terminal()
     assert "undone." in console.file.getvalue()
-    resumed = replay(game, log)
+    resumed = replay(game, log).match
     assert resumed.state == first.state
     finished = play_match(resumed, {0}, "greedy", console, log_path=log,
                           input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
     assert finished.state.is_terminal()
     assert "Full time" in console.file.getvalue() or "full_time" in console.file.getvalue()
-    assert replay(game, log).state == finished.state
+    assert replay(game, log).match.state == finished.state
 
 
 @pytest.mark.slow

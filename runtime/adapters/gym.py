@@ -10,9 +10,9 @@ or at the end. Observations are the AEC environment's dicts (``observation`` and
 (e.g. sb3-contrib's ``MaskablePPO``) expect. The reward is the learner's return at the end and 0
 before.
 
-Seeding: ``reset(seed=N)`` plays the dice with seed ``N`` and seeds the bot of team ``t`` with
-``N * 100 + t``, as ``rulecraft play GAME --seed N --human LEARNER`` does, so the same learner
-actions give the same match. ``reset()`` draws the episode's seed from the generator
+Seeding: ``reset(seed=N)`` plays the dice with seed ``N`` and hands the bots the randomness of
+seed ``N`` and the ply (:func:`~rulecraft.runtime.seeding.bot_rng`), as ``rulecraft play GAME
+--seed N --human LEARNER`` does, so the same learner actions give the same match. ``reset()`` draws the episode's seed from the generator
 Gymnasium's ``reset`` seeds.
 """
 
@@ -24,6 +24,7 @@ import numpy as np
 from rulecraft.runtime.adapters.pettingzoo import SEED_RANGE, RulecraftAECEnv
 from rulecraft.runtime.bots import BOTS
 from rulecraft.runtime.engine import Game
+from rulecraft.runtime.seeding import bot_rng
 
 
 class RulecraftGymEnv(gymnasium.Env):
@@ -52,6 +53,7 @@ class RulecraftGymEnv(gymnasium.Env):
         self.observation_space = self.env.observation_space(self.learner)
         self.action_space = self.env.action_space(self.learner)
         self.bots = {}
+        self.episode_seed = 0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Start a match and play until the learner's first decision; returns ``(observation, {})``.
@@ -61,7 +63,8 @@ class RulecraftGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
         self.env.reset(seed=episode_seed, options=options)
-        self.bots = {team: BOTS[self.opponent](seed=episode_seed * 100 + team)
+        self.episode_seed = episode_seed
+        self.bots = {team: BOTS[self.opponent]()
                      for team in range(len(self.env.possible_agents)) if team != self.team}
         self._play_others()
         return self.env.observe(self.learner), {}
@@ -82,7 +85,9 @@ class RulecraftGymEnv(gymnasium.Env):
     def _play_others(self) -> None:
         env = self.env
         while not env.game_state.is_terminal() and env.agent_selection != self.learner:
-            env.step(self.bots[env.game_state.current_player()].choose(env.game_state))
+            state = env.game_state
+            bot = self.bots[state.current_player()]
+            env.step(bot.choose(state, bot_rng(self.episode_seed, state.ply)))
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a boolean mask over every action id."""

@@ -35,7 +35,7 @@ from gymnasium.utils import seeding
 import numpy as np
 from pettingzoo import AECEnv
 
-from rulecraft.runtime.engine import Game
+from rulecraft.runtime.engine import Game, as_action_id
 from rulecraft.runtime.match import chance_outcome
 from rulecraft.runtime.render import render_text
 
@@ -120,7 +120,7 @@ class RulecraftAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._apply(int(action))
+        self._apply(as_action_id(action))
         self._settle()
         if self.render_mode == "human":
             self.render()

@@ -81,7 +81,8 @@ class DeclarationsReader(Shapes):
         if option_values:
             unknown = next(iter(option_values))
             raise SpecError(f"the game has no option '{unknown}'", None, code="RC329",
-                            hint=did_you_mean(unknown, result) or "options: " + (", ".join(result) or "none"))
+                            hint=did_you_mean(unknown, result) or ("options: " + ", ".join(result) if result
+                                                                   else "its spec has no options: section"))
         return result
 
     def _option_value(self, name, kind, spec, value):

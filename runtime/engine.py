@@ -191,7 +191,7 @@ class Game:
             nodes = len(rules.nodes)
             ranges: list = [None] * rules.slots
             ranges[SLOT_PC] = range(nodes)
-            ranges[SLOT_DONE] = range(TRUNCATED + 1)
+            ranges[SLOT_DONE] = range(TRUNCATED + 1 if rules.on_limit is not None else TRUNCATED)
             ranges[SLOT_PENDING] = range(1 << self.num_teams)
             ranges[SLOT_RETURN] = range(RETURN, nodes)
             for f in rules.fields:

@@ -34,6 +34,7 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book, game_folders
 from rulecraft.site.check import check_book, check_site_texts, worklist
 from rulecraft.site.examples import play
+from rulecraft.site.markup import attribute_escape
 from rulecraft.site.pages import PAGE_FILES, GamePages, landing_page, site_labels
 from rulecraft.site.texts import LANGUAGE_NAMES, LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, load_texts
 
@@ -179,10 +180,10 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
     default = SOURCE_LANGUAGE if SOURCE_LANGUAGE in languages else languages[0]
     entries = [{"locale": language, "name": LANGUAGE_NAMES[language],
                 "link": f"{base}/" if language == default else f"{base}/{language}/",
-                "site_name": str(site_texts[language].entry("pages", "landing")["title"]),
+                "site_name": attribute_escape(site_texts[language].entry("pages", "landing")["title"]),
                 "default": language == default}
                for language in languages]
-    games = [{"slug": b.slug, "title": b.ir().meta["title"], "files": list(PAGE_FILES.values())}
+    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta["title"]), "files": list(PAGE_FILES.values())}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
         site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),

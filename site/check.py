@@ -35,6 +35,7 @@ from rulecraft.site.texts import (ENTRY_SECTIONS, HASH_KEY, LANGUAGES, PAGES, SI
                                   load_texts, texts_of)
 
 SITE_GAME = "(site)"
+LABEL_PARTS = {("tables", "keys"), ("tables", "value")}   # plain headers, shown as written
 KIND_NAMES = {"rules": "rule", "open_questions": "open question", "glossary": "term",
               "pages": "page", "tables": "table", "examples": "example", "phases": "phase",
               "events": "event", "notations": "notation"}
@@ -50,6 +51,7 @@ class Problem:
     key: str
     message: str
     where: str = ""
+    code: str = ""              # the error code of a text that does not render or read
 
     def __str__(self) -> str:
         place = f"  ({self.where})" if self.where else ""
@@ -138,7 +140,7 @@ def check_site(folders, languages=LANGUAGES) -> list[Problem]:
             problems += check_book(Book(folder, tuple(languages)))
         except RulecraftError as error:
             problems.append(Problem(folder.name, "-", "spec", "", error.message,
-                                    str(getattr(error, "position", None) or "")))
+                                    str(getattr(error, "position", None) or ""), error.code))
     order = {language: index for index, language in enumerate(languages)}
     return sorted(problems, key=lambda p: (p.game, order.get(p.language, -1), p.kind,
                                            rule_sort_key(p.key) if p.kind == "rule" else [(0, 0, p.key)]))
@@ -225,7 +227,7 @@ def _renders(game, texts: TextFile, renderer, variables: dict, actions=()) -> li
     for section in ("rules", "open_questions", "pages", "tables", "examples"):
         for key, entry in texts.section(section).items():
             for part, value in entry.items():
-                if part == HASH_KEY:
+                if part == HASH_KEY or (section, str(part)) in LABEL_PARTS:
                     continue
                 for text in texts_of(value):
                     try:
@@ -250,4 +252,5 @@ def _renders(game, texts: TextFile, renderer, variables: dict, actions=()) -> li
 
 def _problem(game, texts: TextFile, kind: str, key, error: RulecraftError) -> Problem:
     where = getattr(error, "position", None)
-    return Problem(game, texts.language, kind, str(key), error.message, str(where) if where else "")
+    return Problem(game, texts.language, kind, str(key), error.message, str(where) if where else "",
+                   error.code)

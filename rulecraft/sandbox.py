@@ -162,10 +162,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
             if isinstance(node, nodes.Filter) and node.name not in self.filters:
                 raise _refusal(text, node.lineno, f"the filter '{node.name}' is not available in texts",
                                node.name, hint="filters: " + ", ".join(sorted(self.filters)))
-        depth = _loop_depth(tree)
-        if depth > MAX_LOOP_DEPTH:
-            raise _refusal(text, 1, f"for-loops are nested {depth} deep; texts may nest "
-                           f"{MAX_LOOP_DEPTH}", "for")
+        too_deep = _too_deep(tree)
+        if too_deep is not None:
+            raise _refusal(text, too_deep.lineno, f"for-loops are nested more than {MAX_LOOP_DEPTH} "
+                           "deep; texts may nest two", "for")
 
     # ---------- rendering ----------
     def render(self, text, variables: dict) -> str:
@@ -271,9 +271,12 @@ def _check_conversions(pattern: str, values) -> None:
         raise Refused("'%' formats numbers and text only")
 
 
-def _loop_depth(node, depth: int = 0) -> int:
+def _too_deep(node, depth: int = 0):
+    """The first for-loop nested deeper than :data:`MAX_LOOP_DEPTH`, or None."""
     depth += isinstance(node, nodes.For)
-    return max([depth] + [_loop_depth(child, depth) for child in node.iter_child_nodes()])
+    if depth > MAX_LOOP_DEPTH:
+        return node
+    return next(filter(None, (_too_deep(child, depth) for child in node.iter_child_nodes())), None)
 
 
 def _refusal(text, line: int, message: str, needle: str, hint: str | None = None) -> TemplateProblem:

@@ -185,8 +185,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
         except jinja2.UndefinedError as error:
             raise TemplateProblem("unknown", f"this text names something it is not given: "
                                   f"{error.message}", error_position(text, error)) from None
-        except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError,
-                RecursionError, MemoryError) as error:
+        except (jinja2.TemplateError, ArithmeticError, AttributeError, LookupError, TypeError,
+                ValueError, RecursionError, MemoryError) as error:
             raise TemplateProblem("failed", f"this text cannot be rendered: {error}",
                                   error_position(text, error)) from None
         return "".join(out)

@@ -21,7 +21,7 @@ from rulecraft.site.context import Namespace, namespace_items, table_markdown, t
 from rulecraft.site.examples import PLAY_TEMPLATES, player_data
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
-from rulecraft.site.templating import Renderer, _join, escape_value
+from rulecraft.site.templating import Renderer, escape_value, markdown_join
 from rulecraft.site.texts import PAGES, TextError
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -63,7 +63,7 @@ def _environment() -> jinja2.Environment:
         url=lambda value: Safe(quote(str(value))),
         code=code_span,
         heading=lambda level: Safe("#" * int(level)),
-        join=_join,
+        join=markdown_join,
         yaml_string=lambda value: Safe(json.dumps(attribute_escape(_plain(value)), ensure_ascii=False)),
         indent4=lambda text: Safe("\n".join(("    " + line) if line else line
                                             for line in escape_value(text).splitlines())))

@@ -60,7 +60,7 @@ def escape_value(value):
     return markdown_escape(value)
 
 
-def _join(values, separator=""):
+def markdown_join(values, separator=""):
     """``join`` for Markdown: each value escaped unless it is rulecraft's Markdown (the
     separator is the template's own text)."""
     def piece(value):
@@ -79,7 +79,7 @@ class Renderer:
         self.rule_ids = set(rule_ids)
         self.names = {**context, "rule": Exposed(self.rule_link)}
         self._plain = Sandbox(undefined=_Strict, filters=FILTERS)
-        self._markdown = Sandbox(undefined=_Strict, filters={**FILTERS, "join": _join},
+        self._markdown = Sandbox(undefined=_Strict, filters={**FILTERS, "join": markdown_join},
                                  finalize=escape_value)
         for environment in (self._plain, self._markdown):
             environment.globals.update(self.names)

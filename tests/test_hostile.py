@@ -161,6 +161,13 @@ def test_no_built_page_runs_or_holds_a_payload(hostile_site):
             tab.locator("body").hover()
             found = tab.evaluate(INSPECT_PAGE)
             assert found == {"globals": [], "handlers": [], "links": [], "scripts": [], "elements": []}, url
+        tab.goto(base)                                      # search results show titles and text
+        tab.locator("label.md-search__icon, .md-search__input").first.click()
+        tab.locator("input.md-search__input").fill("hostile")
+        tab.keyboard.press("End")
+        tab.locator(".md-search-result__item").first.wait_for(timeout=15000)
+        found = tab.evaluate(INSPECT_PAGE)
+        assert found == {"globals": [], "handlers": [], "links": [], "scripts": [], "elements": []}, "search"
         browser.close()
     assert errors == [] and dialogs == []
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from html import unescape
 from html.parser import HTMLParser
-from pathlib import Path
 import re
 
 from hypothesis import given, strategies as st

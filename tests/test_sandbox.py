@@ -89,6 +89,15 @@ def test_what_could_reach_python_or_grow_without_bound_is_refused_where_it_is_wr
     assert caught.value.position == (whole if at is None else Position("en.yaml", 11, source.index(at) + 1))
 
 
+@pytest.mark.parametrize("source", ["{{ n | dictsort }}", "{{ n | join }}", "{{ 'a' | sum }}",
+                                    "{{ n / 0 }}", "{{ names | map('nofilter') | list }}",
+                                    "{{ " + "(" * 200 + "1" + ")" * 200 + " }}"])
+def test_a_text_that_fails_is_a_problem_of_the_text_not_a_crash(source):
+    with pytest.raises(TemplateProblem) as caught:
+        Sandbox().render(text_at(source), VALUES)
+    assert caught.value.kind in ("failed", "refused") and caught.value.position.line == 10
+
+
 def test_a_syntax_error_names_its_line():
     with pytest.raises(TemplateProblem) as caught:
         Sandbox().template(text_at("one\ntwo {% if %}\nthree"))

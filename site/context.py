@@ -83,6 +83,9 @@ class Namespace:
     def __str__(self) -> str:
         return ", ".join(str(v) for v in self._items.values())
 
+    def __repr__(self) -> str:
+        return f"<{self._path}>"
+
 
 def namespace_items(namespace: "Namespace") -> dict:
     """The keys and values of a :class:`Namespace` as a dict (a namespace has no methods of its

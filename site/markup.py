@@ -31,6 +31,8 @@ ALLOWED = ("paragraphs", "headings", "bullet and numbered lists", "block quotes"
            "links to http(s) and relative addresses", "line breaks")
 LINK_SCHEMES = ("http", "https")
 INDENT = "    "            # Python-Markdown nests list content four spaces deep
+LISTS = ("bullet_list", "ordered_list")
+LIST_END = "<!-- -->"      # Python-Markdown would continue a list into a following list or code block
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
 _MARKDOWN.validateLink = lambda url: True      # every link is judged by _check_link instead
@@ -106,11 +108,9 @@ def plain_text(markdown: str) -> str:
 
 
 # ---------- blocks ----------
-LISTS = ("bullet_list", "ordered_list")
-LIST_END = "<!-- -->"   # Python-Markdown would continue a list into a following list or code block
-
-
 def _blocks(nodes) -> str:
+    """Blocks one after another, a blank line apart (and a list ended before a list or code
+    block that follows it)."""
     out = []
     for index, node in enumerate(nodes):
         if index and nodes[index - 1].type in LISTS and node.type in LISTS + ("code_block", "fence"):

@@ -23,6 +23,7 @@ from rulecraft.compiler import library
 from rulecraft.compiler import types as T
 from rulecraft.compiler.expressions import Binding, Env, ExpressionCompiler, Function, PieceIndex
 from rulecraft.loader import Mapping, Sequence, Text, plain as _plain
+from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
 SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
 HEADER_SLOTS = 4
@@ -442,7 +443,8 @@ class SpecReader:
             if not isinstance(grid[key], int) or isinstance(grid[key], bool) or not 1 <= grid[key] <= 64:
                 raise SpecError(f"'{key}' must be a whole number from 1 to 64", grid.value_at(key),
                                 code="RC332")
-        pattern = str(grid.get("name", "{col_letter}{row}"))
+        pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),
+                                      code="RC333", what="the grid's name:", position=grid.value_at("name"))
         playable = None
         if "playable" in grid:
             code = self.compiler.formula(self.text(grid, "playable", "grid"),
@@ -454,12 +456,8 @@ class SpecReader:
             for col in range(1, cols + 1):
                 if playable and not _evaluate(playable[0], {"row": row, "col": col}, playable[1]):
                     continue
-                try:
-                    name = pattern.format(row=row, col=col, col_letter=chr(ord("A") + col - 1),
-                                          row_letter=chr(ord("a") + row - 1))
-                except (KeyError, IndexError, ValueError):
-                    raise SpecError("name: may use {row}, {col}, {col_letter} and {row_letter}",
-                                    grid.value_at("name"), code="RC333") from None
+                name = pattern.fill({"row": str(row), "col": str(col), "col_letter": chr(ord("A") + col - 1),
+                                     "row_letter": chr(ord("a") + row - 1)})
                 spaces.append(name)
                 coords.append((row, col))
         if len(set(spaces)) != len(spaces):
@@ -982,10 +980,8 @@ class SpecReader:
                 size *= param.size
             base += size
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
-            for param in re.findall(r"{(\w+)(?::[^}]*)?}", action.notation):
-                if param not in [p.name for p in action.params]:
-                    raise SpecError(f"notation names '{param}', which is not a parameter",
-                                    spec.value_at("notation"), code="RC348")
+            FieldTemplate.parse(spec.get("notation", action.notation), {p.name: p.type == T.BOOL for p in action.params},
+                                code="RC348", what=f"the notation of '{name}'", position=spec.value_at("notation"))
             if "then" in spec:
                 steps = spec["then"]
                 if not isinstance(steps, Sequence) or not steps:

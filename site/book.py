@@ -24,12 +24,25 @@ from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, TextFile, load_texts
 
 
-def game_folders(root: Path | None = None) -> list[Path]:
-    """The folders of the published games: ``root/rulespecs/*`` (never the classic examples).
+def game_folders(root: Path | None = None, games=None) -> list[Path]:
+    """The folders of the games to publish.
 
-    Without ``root``, the games :func:`rulecraft.compiler.game_names` finds under ``rulespecs/``.
-    Raises :class:`RulecraftError` (RC805) when there is none.
+    ``games`` (``--game``: names or paths, as every command takes a game) picks them; else
+    ``root/rulespecs/*``; else the games :func:`rulecraft.compiler.game_names` finds under
+    ``rulespecs/`` (never the classic examples). Raises :class:`RulecraftError`: RC105 for a game
+    that does not exist, RC813 when both ``root`` and ``games`` are given, RC805 when there is no
+    game.
     """
+    if games:
+        if root is not None:
+            raise RulecraftError("--root and --game both choose the games to publish: give one of them",
+                                 code="RC813")
+        specs = [find_game(game).resolve() for game in games]
+        for game, spec in zip(games, specs):
+            if spec.name != "game.yaml":
+                raise RulecraftError(f"'{game}' is not a game folder (a folder holding game.yaml)",
+                                     code="RC105")
+        return list(dict.fromkeys(spec.parent for spec in specs))
     if root is not None:
         base = Path(root) / "rulespecs"
         folders = sorted(p for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []

@@ -15,9 +15,9 @@ from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import FlowReader
+from rulecraft.runtime.template import FieldTemplate
 
 _RANGE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})\Z")
-_NOTATION_FIELD = re.compile(r"{(\w+)(?::[^}]*)?}")
 
 
 class ActionsReader(FlowReader):
@@ -40,10 +40,8 @@ class ActionsReader(FlowReader):
             action.base = base
             base += action.size
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
-            for param in _NOTATION_FIELD.findall(action.notation):
-                if param not in [p.name for p in action.params]:
-                    raise SpecError(f"notation names '{param}', which is not a parameter",
-                                    spec.value_at("notation"), code="RC348")
+            FieldTemplate.parse(spec.get("notation", action.notation), {p.name: p.type == T.BOOL for p in action.params},
+                                code="RC348", what=f"the notation of '{name}'", position=spec.value_at("notation"))
             if "then" in spec:
                 action.subflow = self.then_steps(str(name), action.rule, spec["then"], spec.value_at("then"), nodes)
             self._action_specs[action.name] = spec

@@ -10,7 +10,6 @@ evaluator (:mod:`evaluate`). Errors: RC331–RC336 and the checker's.
 from __future__ import annotations
 
 from collections import deque
-import re
 
 from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
@@ -19,6 +18,7 @@ from rulecraft.compiler import types as T
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.shapes import Shapes
 from rulecraft.compiler.symbols import Attribute
+from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
 MAX_GRID = 64
 # adjacency presets on a grid: (row, column) steps to the neighbours
@@ -97,7 +97,8 @@ class BoardReader(Shapes):
             if not isinstance(grid[key], int) or isinstance(grid[key], bool) or not 1 <= grid[key] <= MAX_GRID:
                 raise SpecError(f"'{key}' must be a whole number from 1 to {MAX_GRID}", grid.value_at(key),
                                 code="RC332")
-        pattern = grid.get("name", "{col_letter}{row}")
+        pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),
+                                      code="RC333", what="the grid's name:", position=grid.value_at("name"))
         playable = None
         if "playable" in grid:
             row, col = ir.Symbol("row", "local"), ir.Symbol("col", "local")
@@ -110,7 +111,8 @@ class BoardReader(Shapes):
                 if playable and not self._board_value(playable[0], {playable[1]: r, playable[2]: c},
                                                        grid.value_at("playable")):
                     continue
-                spaces.append(space_name(pattern, r, c, grid.value_at("name")))
+                spaces.append(pattern.fill({"row": str(r), "col": str(c), "col_letter": chr(ord("A") + c - 1),
+                                            "row_letter": chr(ord("a") + r - 1)}))
                 coords.append((r, c))
         if len(set(spaces)) != len(spaces):
             raise SpecError("this name pattern gives two spaces the same name", grid.value_at("name"),
@@ -227,20 +229,3 @@ def grid_lines(grid: ir.GridIR | None, length: int) -> tuple:
             if all(c in index for c in cells):
                 result.append(tuple(index[c] for c in cells))
     return tuple(result)
-
-
-
-def space_name(pattern, row: int, col: int, position) -> str:
-    """The name of the grid square at ``row``, ``col`` (from 1) by the ``name:`` template
-    ``pattern``: its fields ``{row}``, ``{col}``, ``{col_letter}`` and ``{row_letter}`` are
-    replaced; anything else in braces is refused (RC333), so a template can never reach Python."""
-    values = {"row": str(row), "col": str(col), "col_letter": chr(ord("A") + col - 1),
-              "row_letter": chr(ord("a") + row - 1)}
-    if not isinstance(pattern, str) or not _PATTERN.fullmatch(pattern):
-        raise SpecError("name: may use {row}, {col}, {col_letter} and {row_letter}", position,
-                        code="RC333")
-    return _FIELD.sub(lambda found: values[found[1]], pattern)
-
-
-_PATTERN = re.compile(r"(?:[^{}]|\{(?:row|col|col_letter|row_letter)\})*")
-_FIELD = re.compile(r"\{(\w+)\}")

@@ -376,6 +376,8 @@ site_app = typer.Typer(no_args_is_help=True,
 app.add_typer(site_app, name="site")
 LanguageList = typer.Option(None, "--lang", "-l", help="Only this language (repeatable; default: all six).")
 RootOption = typer.Option(None, "--root", help="Folder holding rulespecs/ (default: the games found here).")
+GameList = typer.Option(None, "--game", "-g", help="Only this game: a name or a game folder, also one "
+                        "outside rulespecs/ (repeatable; default: every game of rulespecs/).")
 
 
 @site_app.command("build")
@@ -384,30 +386,28 @@ def site_build(out: Path = typer.Option(Path("build/site"), "--out", help="Folde
                                            help="Folder for the generated Markdown, SVG and JSON."),
                site_url: str = typer.Option("http://127.0.0.1:8000/", "--site-url",
                                             help="The URL the site will be served at."),
-               lang: list[str] = LanguageList, root: Path = RootOption):
+               lang: list[str] = LanguageList, root: Path = RootOption, game: list[str] = GameList):
     """Build every game's rulebook (all six languages) into a static site; fails on any problem."""
     def body():
         from rulecraft.site.build import build_site
-        from rulecraft.site.texts import LANGUAGES
-        result = build_site(root, out=out, source=source, site_url=site_url,
-                            languages=tuple(lang) if lang else LANGUAGES)
+        result = build_site(root, out=out, source=source, site_url=site_url, languages=lang, games=game)
         console.print(f"built {', '.join(result.games)} in {len(result.languages)} languages into "
                       f"{result.site_dir} in {result.seconds:.1f} s (pages {result.generate_seconds:.1f} s, "
-                      f"MkDocs {result.seconds - result.generate_seconds:.1f} s)", highlight=False)
+                      f"MkDocs {result.seconds - result.generate_seconds:.1f} s)", highlight=False, markup=False)
         if result.skipped:
             console.print(f"not published yet (no English rulebook text): {', '.join(result.skipped)}",
-                          highlight=False)
+                          highlight=False, markup=False)
     _guard(body)
 
 
 @site_app.command("serve")
-def site_serve(port: int = typer.Option(8000, help="Port on 127.0.0.1."),
-               lang: list[str] = LanguageList, root: Path = RootOption):
+def site_serve(port: int = typer.Option(8000, min=1, max=65535, help="Port on 127.0.0.1."),
+               lang: list[str] = LanguageList, root: Path = RootOption, game: list[str] = GameList):
     """Build the site, serve it on 127.0.0.1 and rebuild it whenever a spec or text changes."""
     def body():
         from rulecraft.site.serve import serve
         try:
-            serve(root, port=port, languages=lang or None,
+            serve(root, port=port, languages=lang, games=game,
                   report=lambda line: console.print(line, highlight=False, markup=False))
         except KeyboardInterrupt:
             console.print("stopped")
@@ -415,13 +415,13 @@ def site_serve(port: int = typer.Option(8000, help="Port on 127.0.0.1."),
 
 
 @site_app.command("check")
-def site_check(lang: list[str] = LanguageList, root: Path = RootOption):
+def site_check(lang: list[str] = LanguageList, root: Path = RootOption, game: list[str] = GameList):
     """Check every text: missing or stale translations, vanished rule ids, broken placeholders."""
     def body():
         from rulecraft.site.book import game_folders
         from rulecraft.site.check import check_site, worklist
-        from rulecraft.site.texts import LANGUAGES
-        problems = check_site(game_folders(root), tuple(lang) if lang else LANGUAGES)
+        from rulecraft.site.texts import site_languages
+        problems = check_site(game_folders(root, game), site_languages(lang))
         if problems:
             console.print(worklist(problems), highlight=False, markup=False, soft_wrap=True)
             errors.print(f"{len(problems)} text problem(s): the rulebook is not ready", highlight=False)

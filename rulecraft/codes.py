@@ -97,7 +97,8 @@ CODES = {
     "RC346": "two phases or labels with one name",
     "RC347": "a malformed phase or step (`steps:` together with a step's keys, not exactly one of "
              "do/choose/secret/roll, a key that does not go with the step, `roll:` without `into:`)",
-    "RC348": "a notation naming something that is not a parameter",
+    "RC348": "a notation naming something that is not a parameter, or using more than named fields "
+             "(attribute or index access, a format specification, `{}`)",
     "RC349": "a bad parameter type or range",
     "RC350": "`stop` in a `do` step or a trigger",
     "RC351": "`roll:` of an unknown die",
@@ -138,6 +139,9 @@ CODES = {
     "RC602": "no scenario to run",
     "RC701": "an event message in `text/<lang>.yaml` that is not a valid template",
     "RC702": "an event message naming a value the event does not carry",
+    "RC703": "an event message that reaches for what messages may not use (the template sandbox: "
+             "`_`-names, `macro`, `include`, `attr`, `format`, other calls) or passes a size limit, or "
+             "fails while it is filled",
     "RC801": "a text file (`text/<lang>.yaml`) with an unknown section or an entry of the wrong shape",
     "RC802": "a text naming an unknown name, or a rule id the spec does not have",
     "RC803": "a text that is not a valid template",
@@ -146,6 +150,15 @@ CODES = {
     "RC806": "texts not ready to publish (a missing text, or one that does not render), with the "
              "translator's worklist; stale translations only go on `site check`'s worklist",
     "RC807": "MkDocs could not build the site, or warned while building it",
+    "RC808": "a text that reaches for what texts may not use (the template sandbox: `_`-names, `macro`, "
+             "`include`, `attr`, `format`, other calls) or passes a size limit",
+    "RC809": "a text whose Markdown is outside the allow-list: raw HTML, an image, a link that is not "
+             "http(s) or relative",
+    "RC810": "`--lang` naming a language the rulebook does not have (codes are lower case: `en`, not `EN`)",
+    "RC811": "a build output folder (`--out`, `--source`) that is a file, lies under a file, cannot be "
+             "written, holds files rulecraft did not write, or lies inside the other",
+    "RC812": "`site serve` on a port that is taken, not allowed, or not a port",
+    "RC813": "`--root` and `--game` given together",
 }
 
 

@@ -179,6 +179,12 @@ class NarrationError(RulecraftError):
     code = "RC701"
 
 
+class MessageError(SpecError, NarrationError):
+    """A play-by-play message of a text file that cannot be used, at its file:line:col (RC7xx)."""
+
+    code = "RC701"
+
+
 class SiteError(RulecraftError):
     """A rulebook text or site build that cannot be used (RC8xx)."""
 

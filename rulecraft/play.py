@@ -11,6 +11,7 @@ from __future__ import annotations
 import getpass
 
 from rich.console import Console
+from rich.markup import escape
 
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.logs import write_log
@@ -39,7 +40,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     narrator = narrator or Narrator(game)
     bots = seat_bots(game, bot, humans)
     match.bot = bot
-    console.print(f"[bold]{game.rules.title}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
+    console.print(f"[bold]{escape(game.rules.title)}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
                   soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision
         opening: list = []

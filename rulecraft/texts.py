@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulecraft.errors import RulecraftError, SpecError
-from rulecraft.loader import load_yaml, plain
+from rulecraft.errors import RulecraftError, SiteError, SpecError
+from rulecraft.loader import load_yaml
 
 
 def messages(game_dir, language: str = "en") -> dict:
-    """``{"templates": {...}, "phases": {...}}`` from the game's text file (empty when absent).
+    """``{"templates": {...}, "phases": {...}}`` from the game's text file (empty when absent);
+    the messages keep their positions in the file, so that a bad one is reported there.
 
     Raises :class:`RulecraftError` for a text file that is not valid YAML.
     """
@@ -23,10 +24,16 @@ def messages(game_dir, language: str = "en") -> dict:
     if not path.is_file():
         return {}
     try:
-        data = plain(load_yaml(str(path))) or {}
+        data = load_yaml(str(path)) or {}
     except SpecError as error:
         raise RulecraftError(str(error), code=error.code) from None
-    return {"templates": dict(data.get("events") or {}), "phases": dict(data.get("phases") or {})}
+    if not isinstance(data, dict):
+        raise SiteError(f"{path}: a text file is a mapping of sections", code="RC801")
+    sections = {name: data.get(name) or {} for name in ("events", "phases")}
+    for name, section in sections.items():
+        if not isinstance(section, dict) or not all(isinstance(v, str) for v in section.values()):
+            raise SiteError(f"{path}: '{name}:' is a mapping of texts", code="RC801")
+    return {"templates": dict(sections["events"]), "phases": {k: str(v) for k, v in sections["phases"].items()}}
 
 
 def text_languages(game_dir) -> list[str]:

@@ -19,6 +19,7 @@ from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayEr
                               RulecraftError)
 from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
                                       SLOT_RETURN, STOP, TRUNCATED, RuleTables)
+from rulecraft.runtime.template import FieldTemplate
 
 CHANCE = -1
 TERMINAL = -4
@@ -46,6 +47,7 @@ class Game:
         self._ranges = None                      # per slot, the values it may hold
         self._field = {f.name: f for f in rules.fields}
         self._hidden = [f for f in rules.fields if f.visible == "owner"]
+        self._notations = {a.name: parse_notation(a) for a in rules.actions}
         # (return node, action name) -> the phase whose choice offered that action: an action's
         # then-steps return into that phase, which is not entered anew
         self._offering_phase = {(n.next, rules.actions[a].name): n.phase for n in rules.nodes
@@ -99,10 +101,15 @@ class Game:
         action = self.action_def(action_id)
         if action is None:
             return f"#{action_id}"
-        values = action.decode(action_id)
-        names = {name: Shown(self.display(kind, value), kind == "bool" and bool(value))
-                 for (name, kind, _, _), value in zip(action.params, values)}
-        return action.notation.format(**names)
+        texts, flags = {}, {}
+        for (name, kind, _, _), value in zip(action.params, action.decode(action_id)):
+            texts[name] = self.display(kind, value)
+            flags[name] = kind == "bool" and bool(value)
+        return self._notations[action.name].fill(texts, flags)
+
+    def notation_template(self, action) -> FieldTemplate:
+        """The parsed ``notation:`` of an :class:`ActionDef` (see :mod:`rulecraft.runtime.template`)."""
+        return self._notations[action.name]
 
     def action_table(self) -> list[tuple[int, str]]:
         """Every decision action id with its notation: the game's documented encoding."""
@@ -681,17 +688,13 @@ class State:
         self._legal, self._actor = restored._legal, restored._actor
 
 
-class Shown(str):
-    """A parameter in a notation: ``{p}`` shows its value; ``{flag: with the ball}`` shows the
-    text after the colon only when the boolean parameter ``flag`` is true."""
-
-    def __new__(cls, text: str, flag: bool):
-        shown = super().__new__(cls, text)
-        shown.flag = flag
-        return shown
-
-    def __format__(self, spec: str) -> str:
-        return (spec if self.flag else "") if spec else str(self)
+def parse_notation(action, template: str | None = None) -> FieldTemplate:
+    """``template`` (default: the action's own ``notation:``) parsed as a notation of ``action``
+    (an :class:`ActionDef`): its fields are the action's parameters, and ``{flag: words}`` tests
+    a true/false one. Raises :class:`~rulecraft.errors.SpecError` (RC348) for a bad template."""
+    fields = {name: kind == "bool" for name, kind, _, _ in action.params}
+    return FieldTemplate.parse(action.notation if template is None else template, fields,
+                               what=f"the notation of '{action.name}'")
 
 
 def rule_failure(state: State, error: Exception) -> RuleFailure:

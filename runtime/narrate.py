@@ -7,6 +7,8 @@ and ``rule`` as variables (names already shown as names; a ``phase`` message get
 title as ``phase`` and its spec name as ``id``); the message ``secret`` is the line of a secret
 choice (only ``team``: what was chosen is never shown). Kinds without a template print as
 ``kind (rule r) key=value …``. A template naming an unknown variable is an error, never blank.
+Messages render in :class:`rulecraft.sandbox.Sandbox` (text files are untrusted: nothing in a
+message can reach Python), and a bad one is reported at its text file's line and column.
 
 :class:`Narrator` narrates in the language of the spec's names (English); the rulebook site's
 :class:`rulecraft.site.narration.Narration` extends it with a language's glossary, piece names
@@ -15,10 +17,9 @@ and notations, and both the site and ``rulecraft play --lang`` narrate through i
 
 from __future__ import annotations
 
-import jinja2
-
-from rulecraft.errors import NarrationError, RulecraftError
+from rulecraft.errors import MessageError
 from rulecraft.runtime.engine import Game
+from rulecraft.sandbox import Sandbox, TemplateProblem
 
 DEFAULTS = {
     "phase": "— {{ phase }} (rule {{ rule }})",
@@ -37,18 +38,22 @@ class Returns(dict):
         return ", ".join(f"{team} {value:+g}" for team, value in self.items())
 
 
-_ENVIRONMENT = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+CODES = {"syntax": "RC701", "unknown": "RC702", "refused": "RC703", "failed": "RC703"}
 
 
 class Narrator:
     """Formats events for one game, with optional per-kind Jinja2 templates (``templates``) and
-    phase titles (``phases``)."""
+    phase titles (``phases``). Every message is read when the narrator is made: one that is not
+    a valid template, or uses what messages may not, raises :class:`MessageError` then (see
+    :meth:`render`)."""
 
     def __init__(self, game: Game, templates: dict | None = None, phases: dict | None = None):
         self.game = game
         self.phases = dict(phases or {})
         self.messages = {**DEFAULTS, **(templates or {})}
-        self._compiled: dict = {}
+        self._sandbox = Sandbox()
+        for kind, message in self.messages.items():
+            self.check(kind, message)
 
     def phase_title(self, phase: str) -> str:
         """The title of a phase (its spec name when the texts give none)."""
@@ -95,21 +100,24 @@ class Narrator:
             return f"  {kind} (rule {rule}) {details}".rstrip()
         return self.render(kind, shown)
 
+    def check(self, kind: str, message) -> None:
+        """Read the message of ``kind`` without filling it; raises :class:`MessageError` as
+        :meth:`render` does for its syntax and for what messages may not use."""
+        self._guarded(kind, self._sandbox.template, message)
+
     def render(self, kind: str, shown: dict) -> str:
         """The message of ``kind`` filled with the event's ``shown`` values.
 
-        Raises :class:`RulecraftError`: RC701 for a message that is not a valid template, RC702
-        for one naming something the event does not carry.
+        Raises :class:`MessageError` at the message's place in its text file: RC701 for a message
+        that is not a valid template, RC702 for one naming something the event does not carry,
+        RC703 for one that reaches for what messages may not (the sandbox) or fails.
         """
-        template = self._compiled.get(kind)
-        if template is None:
-            try:
-                template = self._compiled[kind] = _ENVIRONMENT.from_string(str(self.messages[kind]))
-            except jinja2.TemplateSyntaxError as error:
-                raise NarrationError(f"the event message for '{kind}' is not a valid template: "
-                                     f"{error.message}", code="RC701") from None
+        return self._guarded(kind, self._sandbox.render, self.messages[kind], shown)
+
+    @staticmethod
+    def _guarded(kind: str, action, *args):
         try:
-            return template.render(**shown)
-        except jinja2.UndefinedError as error:
-            raise NarrationError(f"the event message for '{kind}' names something the event "
-                                 f"does not carry: {error.message}", code="RC702") from None
+            return action(*args)
+        except TemplateProblem as problem:
+            raise MessageError(f"the event message for '{kind}': {problem.message}", problem.position,
+                            code=CODES[problem.kind], hint=problem.hint) from None

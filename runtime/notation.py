@@ -10,13 +10,6 @@ The id found is checked by writing it back (``Game.action_notation``).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from string import Formatter
-
-# The one class of a parameter written into a notation template (the engine's, which writes
-# every action's notation): ``{p}`` shows its text; ``{flag: words}`` the words when true.
-from rulecraft.runtime.engine import Shown
-
 
 def action_id(game, notation: str) -> int | None:
     """The decision action id of ``game`` written ``notation``, or None when none is.
@@ -26,7 +19,7 @@ def action_id(game, notation: str) -> int | None:
     returned. Costs a few thousand string comparisons at most, whatever the action space.
     """
     for action in game.rules.actions:
-        values = _match(game, action, _parts(action.notation), notation, 0, 0, {})
+        values = _match(game, action, game.notation_template(action).parts, notation, 0, 0, {})
         if values is None:
             continue
         found = _encode(action, values)
@@ -35,19 +28,14 @@ def action_id(game, notation: str) -> int | None:
     return None
 
 
-@lru_cache(maxsize=None)
-def _parts(template: str) -> tuple:
-    """``(literal, parameter name or None, format spec)`` pieces of a notation template."""
-    return tuple((literal, name, spec or "") for literal, name, spec, _ in Formatter().parse(template))
-
-
 def _match(game, action, parts, text: str, index: int, position: int, values: dict) -> dict | None:
     if index == len(parts):
         return values if position == len(text) else None
-    literal, name, spec = parts[index]
-    if not text.startswith(literal, position):
+    part = parts[index]
+    name = part.name
+    if not text.startswith(part.literal, position):
         return None
-    position += len(literal)
+    position += len(part.literal)
     if name is None:
         return _match(game, action, parts, text, index + 1, position, values)
     if name in values:
@@ -57,18 +45,13 @@ def _match(game, action, parts, text: str, index: int, position: int, values: di
         candidates = range(offset, offset + size)
     kind = next(p[1] for p in action.params if p[0] == name)
     for value in candidates:
-        shown = _shown(game, kind, value, spec)
+        shown = part.written(game.display(kind, value), kind == "bool" and bool(value))
         if text.startswith(shown, position):
             found = _match(game, action, parts, text, index + 1, position + len(shown),
                            {**values, name: value})
             if found is not None:
                 return found
     return None
-
-
-def _shown(game, kind: str, value: int, spec: str) -> str:
-    """A parameter value as ``Game.action_notation`` writes it under the format ``spec``."""
-    return format(Shown(game.display(kind, value), kind == "bool" and bool(value)), spec)
 
 
 def _encode(action, values: dict) -> int:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from rulecraft.compiler import find_game, game_names, load_rules, read_game
-from rulecraft.errors import RulecraftError, SiteError
+from rulecraft.errors import InputError, RulecraftError, SiteError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios
 from rulecraft.site.context import glossary_terms, spec_context
@@ -21,12 +21,25 @@ from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, TextFile, load_texts
 
 
-def game_folders(root: Path | None = None) -> list[Path]:
-    """The folders of the published games: ``root/rulespecs/*`` (never the classic examples).
+def game_folders(root: Path | None = None, games=None) -> list[Path]:
+    """The folders of the games to publish.
 
-    Without ``root``, the games :func:`rulecraft.compiler.game_names` finds under ``rulespecs/``.
-    Raises :class:`RulecraftError` (RC805) when there is none.
+    ``games`` (``--game``: names or paths, as every command takes a game) picks them; else
+    ``root/rulespecs/*``; else the games :func:`rulecraft.compiler.game_names` finds under
+    ``rulespecs/`` (never the classic examples). Raises :class:`RulecraftError`: RC105 for a game
+    that does not exist, RC813 when both ``root`` and ``games`` are given, RC805 when there is no
+    game.
     """
+    if games:
+        if root is not None:
+            raise SiteError("--root and --game both choose the games to publish: give one of them",
+                                 code="RC813")
+        specs = [find_game(game).resolve() for game in games]
+        for game, spec in zip(games, specs):
+            if spec.name != "game.yaml":
+                raise InputError(f"'{game}' is not a game folder (a folder holding game.yaml)",
+                                     code="RC105")
+        return list(dict.fromkeys(spec.parent for spec in specs))
     if root is not None:
         base = Path(root) / "rulespecs"
         folders = sorted(p for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []

@@ -34,8 +34,11 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book, game_folders
 from rulecraft.site.check import check_book, check_site_texts, worklist
 from rulecraft.site.examples import play
+from rulecraft.site.markup import attribute_escape
+from rulecraft.site.outputs import MARKER, MARKER_TEXT, check_outputs, mark
 from rulecraft.site.pages import PAGE_FILES, GamePages, landing_page, site_labels
-from rulecraft.site.texts import LANGUAGE_NAMES, LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, load_texts
+from rulecraft.site.texts import (LANGUAGE_NAMES, LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, load_texts,
+                                  site_languages)
 
 ASSETS = Path(__file__).with_name("assets")
 TEMPLATES = Path(__file__).with_name("templates")
@@ -93,6 +96,7 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
         files[Path("docs") / "assets" / "rulecraft" / asset.name] = asset.read_text(encoding="utf-8")
     files[Path("mkdocs.yml")] = _mkdocs_config(books, languages, site_texts, site_url,
                                                Path(site_dir or source_dir.parent / "site"))
+    files[Path(MARKER)] = MARKER_TEXT
     _sync(source_dir, files)
     return books
 
@@ -141,16 +145,21 @@ def _share_sitemap(site_dir: Path, alternates: list) -> None:
 
 def build_site(root: Path | None = None, *, out: Path = Path("build/site"),
                source: Path = Path("build/site-src"), languages=LANGUAGES,
-               site_url: str = DEFAULT_SITE_URL) -> BuildResult:
+               site_url: str = DEFAULT_SITE_URL, games=None) -> BuildResult:
     """Generate and build the whole site; returns a :class:`BuildResult` with timings.
 
-    ``root`` is the folder holding ``rulespecs/`` (default: the games the compiler finds).
+    ``root`` is the folder holding ``rulespecs/``, ``games`` the games to publish instead (names
+    or folders); by default the games the compiler finds. The languages and output folders are
+    checked before any work (:func:`~rulecraft.site.texts.site_languages`,
+    :func:`~rulecraft.site.outputs.check_outputs`).
     """
     started = time.perf_counter()
-    folders = game_folders(root)
-    out, source = Path(out).resolve(), Path(source).resolve()
+    languages = site_languages(languages)
+    out, source = check_outputs(out, source)
+    folders = game_folders(root, games)
     books = generate(folders, source, languages=languages, site_url=site_url, site_dir=out)
     generated = time.perf_counter()
+    mark(out)
     run_mkdocs(source)
     skipped = sorted({f.name for f in folders} - {b.slug for b in books})
     return BuildResult(out, source, [b.slug for b in books], skipped, tuple(languages),
@@ -179,10 +188,10 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
     default = SOURCE_LANGUAGE if SOURCE_LANGUAGE in languages else languages[0]
     entries = [{"locale": language, "name": LANGUAGE_NAMES[language],
                 "link": f"{base}/" if language == default else f"{base}/{language}/",
-                "site_name": str(site_texts[language].entry("pages", "landing")["title"]),
+                "site_name": attribute_escape(site_texts[language].entry("pages", "landing")["title"]),
                 "default": language == default}
                for language in languages]
-    games = [{"slug": b.slug, "title": b.ir().meta.title, "files": list(PAGE_FILES.values())}
+    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta.title), "files": list(PAGE_FILES.values())}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
         site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),

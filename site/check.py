@@ -11,7 +11,9 @@ For each published game and language it reports, as a translator's worklist:
   no stamp;
 * a glossary without a term for a team, piece kind or enumeration value of the spec, or a term
   without the plural forms its language needs;
-* a text whose template fails to render (unknown placeholder, bad syntax), with file:line:col.
+* a text whose template fails to render (unknown placeholder, bad syntax, something the sandbox
+  refuses) or whose Markdown is outside the allow-list (raw HTML, an image, a ``javascript:``
+  link), with file:line:col; an event message or a notation that is not a valid template.
 
 The site's own labels (``site/text/<lang>.yaml``) are checked the same way, as game ``(site)``.
 """
@@ -20,19 +22,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jinja2
-
 from rulecraft.errors import RulecraftError
+from rulecraft.runtime.engine import parse_notation
 from rulecraft.runtime.narrate import DEFAULTS as BUILT_IN_EVENTS
 from rulecraft.site.book import Book, rule_sort_key
 from rulecraft.site.context import plural_categories
 from rulecraft.site.examples import sample_variables
+from rulecraft.site.pages import render_part
 from rulecraft.site.templating import Renderer
 from rulecraft.site.texts import (ENTRY_SECTIONS, HASH_KEY, LANGUAGES, PAGES, SITE_TEXT,
                                   SOURCE_LANGUAGE, STRING_SECTIONS, TextFile, entry_hash,
                                   load_texts, texts_of)
 
 SITE_GAME = "(site)"
+LABEL_PARTS = {("tables", "keys"), ("tables", "value")}   # plain headers, shown as written
 KIND_NAMES = {"rules": "rule", "open_questions": "open question", "glossary": "term",
               "pages": "page", "tables": "table", "examples": "example", "phases": "phase",
               "events": "event", "notations": "notation"}
@@ -48,6 +51,7 @@ class Problem:
     key: str
     message: str
     where: str = ""
+    code: str = ""              # the error code of a text that does not render or read
 
     def __str__(self) -> str:
         place = f"  ({self.where})" if self.where else ""
@@ -110,7 +114,7 @@ def check_book(book: Book) -> list[Problem]:
         problems += _plural_forms(book.slug, texts)
         if texts.exists:
             problems += _renders(book.slug, texts, book.renderer(language),
-                                 sample_variables(book, language))
+                                 sample_variables(book, language), book.game().rules.actions)
     return problems
 
 
@@ -136,7 +140,7 @@ def check_site(folders, languages=LANGUAGES) -> list[Problem]:
             problems += check_book(Book(folder, tuple(languages)))
         except RulecraftError as error:
             problems.append(Problem(folder.name, "-", "spec", "", error.message,
-                                    str(getattr(error, "position", None) or "")))
+                                    str(getattr(error, "position", None) or ""), error.code))
     order = {language: index for index, language in enumerate(languages)}
     return sorted(problems, key=lambda p: (p.game, order.get(p.language, -1), p.kind,
                                            rule_sort_key(p.key) if p.kind == "rule" else [(0, 0, p.key)]))
@@ -214,27 +218,39 @@ def _plural_forms(game, texts: TextFile) -> list[Problem]:
     return problems
 
 
-def _renders(game, texts: TextFile, renderer, variables: dict) -> list[Problem]:
-    """Render every text; ``variables`` holds sample values for texts that are templates over
-    play values (``{(section, key, part): {...}}``)."""
+def _renders(game, texts: TextFile, renderer, variables: dict, actions=()) -> list[Problem]:
+    """Render every text as its page does; ``variables`` holds sample values for texts that are
+    templates over play values (``{(section, key, part): {...}}``). Event messages (filled only
+    during play) are read and checked against the sandbox's rules, and notations against the
+    parameters of their action (``actions``: the game's :class:`ActionDef`\\ s)."""
     problems = []
     for section in ("rules", "open_questions", "pages", "tables", "examples"):
         for key, entry in texts.section(section).items():
             for part, value in entry.items():
-                if part == HASH_KEY:
+                if part == HASH_KEY or (section, str(part)) in LABEL_PARTS:
                     continue
                 for text in texts_of(value):
                     try:
-                        renderer.render(text, **variables.get((section, str(key), str(part)), {}))
+                        render_part(renderer, section, key, part, text,
+                                    **variables.get((section, str(key), str(part)), {}))
                     except RulecraftError as error:
-                        where = getattr(error, "position", None)
-                        problems.append(Problem(game, texts.language, KIND_NAMES[section], str(key),
-                                                error.message, str(where) if where else ""))
+                        problems.append(_problem(game, texts, KIND_NAMES[section], key, error))
     for key, text in texts.section("events").items():
         try:
-            renderer.env.parse(str(text))
-        except jinja2.TemplateSyntaxError as error:
-            problems.append(Problem(game, texts.language, "event", str(key),
-                                    f"not a valid template: {error.message}",
-                                    str(texts.position("events", key))))
+            renderer.check(text)
+        except RulecraftError as error:
+            problems.append(_problem(game, texts, "event", key, error))
+    definitions = {action.name: action for action in actions}
+    for key, text in texts.section("notations").items():
+        if str(key) in definitions:
+            try:
+                parse_notation(definitions[str(key)], text)
+            except RulecraftError as error:
+                problems.append(_problem(game, texts, "notation", key, error))
     return problems
+
+
+def _problem(game, texts: TextFile, kind: str, key, error: RulecraftError) -> Problem:
+    where = getattr(error, "position", None)
+    return Problem(game, texts.language, kind, str(key), error.message, str(where) if where else "",
+                   error.code)

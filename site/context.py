@@ -29,6 +29,7 @@ from babel import Locale
 
 from rulecraft.errors import SiteError, did_you_mean
 from rulecraft.loader import Mapping
+from rulecraft.site.markup import Safe, markdown_escape_inline
 
 MINUS = "\u2212"
 
@@ -84,6 +85,9 @@ class Namespace:
     def __str__(self) -> str:
         return ", ".join(str(v) for v in self._items.values())
 
+    def __repr__(self) -> str:
+        return f"<{self._path}>"
+
 
 def namespace_items(namespace: "Namespace") -> dict:
     """The keys and values of a :class:`Namespace` as a dict (a namespace has no methods of its
@@ -93,6 +97,8 @@ def namespace_items(namespace: "Namespace") -> dict:
 
 class Term(str):
     """A glossary term: prints as its base form; ``.gen``, ``.pl`` … are its grammatical forms."""
+
+    template_methods = ("form", "counted")     # what a text may call (rulecraft.sandbox)
 
     def __new__(cls, path: str, text: str, forms: dict, count: dict, language: str):
         term = super().__new__(cls, text)
@@ -160,19 +166,6 @@ def upfirst(text) -> str:
     return text[:1].upper() + text[1:]
 
 
-def markdown_escape(text: str) -> str:
-    """Spec text made inert in Markdown and HTML (DESIGN.md principle 7: the site escapes spec text)."""
-    out = []
-    for char in str(text):
-        if char in "&<>":
-            out.append({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[char])
-        elif char in "\\`*_[]{}|#":
-            out.append("\\" + char)
-        else:
-            out.append(char)
-    return "".join(out)
-
-
 class TableView(Namespace):
     """A spec table: ``table.T1.more`` reads a value; printed, the table renders as Markdown.
 
@@ -197,6 +190,10 @@ class TableView(Namespace):
     def __str__(self) -> str:
         return table_markdown(self._definition, self._labels, self._headers)
 
+    def __markdown__(self) -> Safe:
+        """Printed in a page's text, a table is rulecraft's own (escaped) Markdown."""
+        return Safe(str(self))
+
 
 def _value(definition, value):
     return definition.value_labels[value] if definition.value_labels else value
@@ -206,7 +203,7 @@ def table_markdown(definition, labels, headers) -> str:
     """A spec table as a Markdown table: one row per first key, one column per second key.
 
     Numbers show their sign when any value of the table is negative; enumeration values and key
-    labels go through ``labels`` (the glossary).
+    labels go through ``labels`` (the glossary). Every cell and header is escaped.
     """
     numbers = [v for row in _rows(definition) for v in row if isinstance(v, int)]
     show_sign = any(v < 0 for v in numbers) and not definition.value_labels
@@ -216,14 +213,16 @@ def table_markdown(definition, labels, headers) -> str:
             return labels(definition.value_labels[value])
         return signed(value) if show_sign else str(value)
 
-    key_headers = list(headers.get("keys") or [])
+    key_headers = [str(header) for header in headers.get("keys") or []]
     if len(definition.keys) == 1:
-        head = [key_headers[0] if key_headers else "", headers.get("value", "")]
+        head = [key_headers[0] if key_headers else "", str(headers.get("value", ""))]
         body = [[labels(label), cell(value)] for label, value in zip(definition.keys[0], definition.values)]
     else:
         corner = " / ".join(key_headers[:2])
         head = [corner] + [labels(label) for label in definition.keys[1]]
         body = [[labels(label)] + [cell(v) for v in row] for label, row in zip(definition.keys[0], definition.values)]
+    head = [markdown_escape_inline(text) for text in head]
+    body = [[markdown_escape_inline(text) for text in row] for row in body]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines.extend("| " + " | ".join(row) + " |" for row in body)
     return "\n".join(lines)
@@ -247,9 +246,9 @@ def spec_context(ir, rules, terms: Namespace, table_headers, tables: dict | None
     meta = ir.meta
     source = meta.source or {}
     game = Namespace("game", {
-        "id": meta.id, "title": markdown_escape(meta.title), "version": meta.version,
-        "teams": list(ir.teams), "summary": markdown_escape(meta.summary),
-        "source": Namespace("game.source", {k: markdown_escape(v) for k, v in source.items()}),
+        "id": meta.id, "title": meta.title, "version": meta.version,
+        "teams": list(ir.teams), "summary": meta.summary,
+        "source": Namespace("game.source", dict(source)),
     })
     attributes = {name: Namespace(f"board.attributes.{name}", dict(zip(ir.board.spaces, values)))
                   for name, (_, values) in ir.board.attributes.items()}
@@ -280,10 +279,11 @@ def spec_context(ir, rules, terms: Namespace, table_headers, tables: dict | None
 
 
 def term_label(terms: Namespace):
-    """A function giving the language's word for a spec name: the glossary term, else the name."""
+    """A function giving the language's word for a spec name: the glossary term, else the name
+    (plain text: whoever puts it into a page escapes it)."""
     def label(name) -> str:
         name = str(name)
-        return str(terms[name]) if name in terms else markdown_escape(name)
+        return str(terms[name]) if name in terms else name
     return label
 
 

@@ -11,10 +11,12 @@ pieces with ``piece_name(…)``; phases get the language's titles; actions are w
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 
+from rulecraft.runtime.engine import parse_notation
 from rulecraft.runtime.narrate import Narrator
-from rulecraft.runtime.notation import Shown
+from rulecraft.sandbox import Exposed
 from rulecraft.site.book import Book
 
 
@@ -24,10 +26,11 @@ class Names:
     def __init__(self, book, language, game, options=None):
         self.ir = book.ir(options)
         self.renderer = book.renderer(language)
-        self.terms = self.renderer.env.globals["term"]
+        self.terms = self.renderer.names["term"]
         self.texts = book.texts[language]
         self.game = game
         self._piece_names: dict[int, str] = {}
+        self._notations: dict = {}
 
     def word(self, name: str):
         """The glossary term of a spec name, or the name itself (space names, numbers)."""
@@ -71,20 +74,29 @@ class Names:
                  "mark": self.mark(index), "name": self.piece(index)}
                 for index, piece in enumerate(ir.pieces)]
 
+    def notation_template(self, definition):
+        """The parsed notation of an action in this language: its ``notations:`` entry, else the
+        spec's. Raises :class:`~rulecraft.errors.SpecError` (RC348) at the text file's line and
+        column for a template that is not a notation of the action."""
+        if definition.name not in self._notations:
+            template = self.texts.section("notations").get(definition.name)
+            self._notations[definition.name] = parse_notation(definition, template)
+        return self._notations[definition.name]
+
     def notation(self, action: int) -> str:
         """An action id written with this language's ``notations:`` template."""
         game = self.game
         definition = game.action_def(action)
-        template = self.texts.section("notations").get(definition.name, definition.notation)
-        values = {}
+        texts, flags = {}, {}
         for (name, kind, _, _), value in zip(definition.params, definition.decode(action)):
             shown = game.display(kind, value)
             if kind == "piece":
                 shown = self.piece(value)
             elif kind in ("team", "kind") or kind.startswith("enum:"):
                 shown = str(self.word(shown))
-            values[name] = Shown(shown, kind == "bool" and bool(value))
-        return str(template).format(**values)
+            texts[name] = shown
+            flags[name] = kind == "bool" and bool(value)
+        return self.notation_template(definition).fill(texts, flags)
 
 
 class Narration(Narrator):
@@ -93,9 +105,9 @@ class Narration(Narrator):
 
     def __init__(self, book: Book, language: str, game, options: dict | None = None):
         texts = book.texts[language]
+        self.renderer = book.renderer(language)
         super().__init__(game, templates=texts.section("events"), phases=texts.section("phases"))
         self.names = Names(book, language, game, options)
-        self.renderer = book.renderer(language)
 
     @classmethod
     def of_game(cls, folder, language: str, game, options: dict | None = None) -> "Narration":
@@ -106,7 +118,17 @@ class Narration(Narrator):
         """A decision action id written with the language's ``notations:``."""
         return self.names.notation(action)
 
+    def check(self, kind: str, message) -> None:
+        """Read a message through the rulebook's renderer (its filters included); raises
+        :class:`~rulecraft.site.texts.TextError` at the text file's line and column."""
+        self.renderer.check(message)
+
     def render(self, kind: str, shown: dict) -> str:
         """The language's message of ``kind`` through the rulebook's renderer (raises
         :class:`~rulecraft.site.texts.TextError` at the text file's line and column)."""
-        return self.renderer.render(self.messages[kind], piece_name=self.names.piece_named, **shown)
+        return self.renderer.render(self.messages[kind], piece_name=self._piece_name, **shown)
+
+    @cached_property
+    def _piece_name(self) -> Exposed:
+        """``piece_name('X5')`` in a message: the piece's name in this language."""
+        return Exposed(self.names.piece_named)

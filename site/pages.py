@@ -10,37 +10,63 @@ comes from the language's text files, every number from the spec.
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 
 from rulecraft.site.board import board_svg
-from rulecraft.site.context import (Namespace, markdown_escape, namespace_items, table_markdown,
-                                    term_label, upfirst)
+from rulecraft.site.context import Namespace, namespace_items, table_markdown, term_label, upfirst
 from rulecraft.site.examples import PLAY_TEMPLATES, player_data
+from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
-from rulecraft.site.templating import Renderer
+from rulecraft.site.templating import Renderer, escape_value, markdown_join
 from rulecraft.site.texts import PAGES, TextError
 
 TEMPLATES = Path(__file__).with_name("templates")
 PAGE_FILES = {"overview": "index.md", "board": "board.md", "setup": "setup.md", "turn": "turn.md",
               "rules": "rules.md", "tables": "tables.md", "notes": "notes.md",
               "examples": "examples.md", "quick_reference": "quick-reference.md"}
+BLOCK_PARTS = ("text", "aim", "credits", "question", "resolution")   # Markdown blocks; others are one line
+
+
+def render_part(renderer: Renderer, section: str, key: str, part: str, text, **variables):
+    """One text of an entry, rendered for where the page puts it: a block of Markdown
+    (:data:`BLOCK_PARTS`), plain text (the example player's templates) or a line of Markdown."""
+    if (section, str(key), str(part)) in PLAY_TEMPLATES:
+        return renderer.render(text, **variables)
+    if str(part) in BLOCK_PARTS:
+        return renderer.markdown(text, **variables)
+    return renderer.inline(text, **variables)
+
+
+def _plain(value) -> str:
+    """A page value as plain words: rulecraft's Markdown without its marks, other text as it is."""
+    return plain_text(value) if isinstance(value, Safe) else str(value)
 
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    """The page layouts' environment: every value a layout prints is escaped for Markdown unless
+    it is rulecraft's own (:class:`~rulecraft.site.markup.Safe`); the filters write values for
+    the other places a page holds (attributes, ids, front matter)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                             undefined=jinja2.StrictUndefined, autoescape=False,
+                             undefined=jinja2.StrictUndefined, autoescape=False, finalize=escape_value,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters["attr"] = lambda value: escape(json.dumps(
-        namespace_items(value) if isinstance(value, Namespace) else value, ensure_ascii=False), quote=True)
-    env.filters["anchor"] = lambda value: "{#" + str(value) + "}"
-    env.filters["yaml_string"] = lambda value: json.dumps(str(value), ensure_ascii=False)
-    env.filters["indent4"] = lambda text: "\n".join(("    " + line) if line else line
-                                                  for line in str(text).splitlines())
+    env.filters.update(
+        attr=lambda value: attribute_escape(json.dumps(
+            namespace_items(value) if isinstance(value, Namespace) else value, ensure_ascii=False)),
+        e=lambda value: attribute_escape(_plain(value)),
+        anchor=lambda value: Safe("{#" + slug(value) + "}"),
+        slug=lambda value: Safe(slug(value)),
+        url=lambda value: Safe(quote(str(value))),
+        code=code_span,
+        heading=lambda level: Safe("#" * int(level)),
+        join=markdown_join,
+        yaml_string=lambda value: Safe(json.dumps(attribute_escape(_plain(value)), ensure_ascii=False)),
+        indent4=lambda text: Safe("\n".join(("    " + line) if line else line
+                                            for line in escape_value(text).splitlines())))
     return env
 
 
@@ -59,21 +85,30 @@ class GamePages:
         self.renderer = book.renderer(language)
         self.labels = labels if labels is not None else site_labels(book.site_texts[language])
         self.frames = frames or {}
-        self.terms = self.renderer.env.globals["term"]
+        self.terms = self.renderer.names["term"]
         self.word = term_label(self.terms)
         self.example_data: dict[str, dict] = {}
 
-    def text(self, section: str, key: str, part: str, **variables) -> str:
-        """One rendered text of this language (``pages.board.title``, ``rules.4.4.text`` …)."""
+    def text(self, section: str, key: str, part: str, **variables) -> Safe:
+        """One rendered text of this language (``pages.board.title``, ``rules.4.4.text`` …), as
+        the page's Markdown (see :func:`render_part`); empty when the entry lacks it."""
         entry = self.texts.entry(section, key)
-        return self.renderer.render(entry[part], **variables) if part in entry else ""
+        return render_part(self.renderer, section, key, part, entry[part], **variables) \
+            if part in entry else Safe("")
 
     def page(self, name: str) -> dict:
-        """Every text of page ``name`` rendered, by key."""
+        """Every text of page ``name`` rendered, by key (a mapping of texts, such as the rules
+        page's chapter titles, rendered value by value)."""
         entry = self.texts.entry("pages", name)
-        return {key: self.renderer.render(value) if isinstance(value, str) else value
-                for key, value in entry.items()
-                if key != "source_hash" and ("pages", name, key) not in PLAY_TEMPLATES}
+        rendered = {}
+        for key, value in entry.items():
+            if key == "source_hash" or ("pages", name, key) in PLAY_TEMPLATES:
+                continue
+            if isinstance(value, dict):
+                rendered[key] = {k: self.renderer.inline(v) for k, v in value.items()}
+            else:
+                rendered[key] = render_part(self.renderer, "pages", name, key, value)
+        return rendered
 
     def write(self) -> dict[str, str]:
         """Render every page; returns ``{file name: Markdown}``."""
@@ -85,20 +120,18 @@ class GamePages:
 
     def _render(self, template: str, name: str, **values) -> str:
         return _environment().get_template(template).render(
-            page=self.page(name), labels=self.labels,
-            title=markdown_escape(self.book.ir().meta.title), **values)
+            page=self.page(name), labels=self.labels, title=self.book.ir().meta.title, **values)
 
     def _overview(self) -> str:
         ir = self.book.ir()
         rules = self.book.game().rules
-        kinds = self.renderer.env.globals["pieces"].kinds
+        kinds = self.renderer.names["pieces"].kinds
         pieces = [self._counted(kinds[kind], kind) for kind in kinds]
-        dice = [f"{markdown_escape(name)} ({self.labels['faces']} "
-                f"{', '.join(markdown_escape(str(v)) for v in die.outcomes)})" for name, die in rules.dice.items()]
-        source = {k: markdown_escape(v) for k, v in (ir.meta.source or {}).items()}
+        dice = [f"{name} ({self.labels['faces']} {', '.join(str(v) for v in die.outcomes)})"
+                for name, die in rules.dice.items()]
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
-                            pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice, source=source,
-                            version=markdown_escape(ir.meta.version),
+                            pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice,
+                            source=dict(ir.meta.source or {}), version=ir.meta.version,
                             contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
 
     def _counted(self, count: int, name: str) -> str:
@@ -120,10 +153,9 @@ class GamePages:
                             "the spec has", self.texts.position("pages", "board"))
         rows = []
         for index, space in enumerate(ir.board.spaces):
-            rows.append([markdown_escape(space),
-                         ", ".join(markdown_escape(ir.board.spaces[n]) for n in ir.board.neighbors[index])]
+            rows.append([space, ", ".join(ir.board.spaces[n] for n in ir.board.neighbors[index])]
                         + [str(ir.board.attributes[a][1][index]) for a in attributes])
-        svg = board_svg(ir, areas, label=self.page("board")["title"],
+        svg = board_svg(ir, areas, label=plain_text(self.page("board")["title"]),
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
         start = {"pieces": [], "frames": []}
@@ -132,7 +164,7 @@ class GamePages:
             start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
                      "spaces": list(ir.board.spaces), "markers": [],
                      "frames": [{"at": at, "markers": []}]}
-        return self._render("board.md.j2", "board", svg=svg, rows=rows,
+        return self._render("board.md.j2", "board", svg=Safe(svg), rows=rows,
                             headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
                             areas=[(self.word(a), [ir.board.spaces[i] for i in members]) for a, members in areas.items()],
                             start=start)
@@ -142,7 +174,7 @@ class GamePages:
         phases = self.texts.section("phases")
         steps, summarised = [], set()
         for phase, rule in self.book.phase_order(section):
-            steps.append({"title": markdown_escape(phases.get(phase, phase)), "rule": rule,
+            steps.append({"title": str(phases.get(phase, phase)), "rule": rule,
                           "rule_title": self.text("rules", rule, "title"),
                           "summary": "" if rule in summarised else self.text("rules", rule, "summary")})
             summarised.add(rule)
@@ -162,17 +194,18 @@ class GamePages:
         for rule, uses in self.book.rule_uses.items():
             chapter = rule.split(".")[0]
             if chapter not in seen_chapters and chapter != rule:
-                sections.append({"chapter": chapter, "title": markdown_escape(chapters.get(chapter, chapter))})
+                sections.append({"chapter": chapter, "title": chapters.get(chapter, chapter)})
             seen_chapters.add(chapter)
             spec = []
             for kind, name in uses:
                 if kind == "phase":
-                    spec.append(f"{self.labels['phase']} {markdown_escape(phases.get(name, name))}")
+                    words = f"{self.labels['phase']} {phases.get(name, name)}"
+                    spec.append(Safe(markdown_escape_inline(words)))
                 elif kind == "table":
-                    spec.append(f"[{self.labels['table']} {markdown_escape(self.text('tables', name, 'title'))}]"
-                                f"(tables.md#table-{name})")
+                    spec.append(Safe(f"[{markdown_escape_inline(self.labels['table'])} "
+                                     f"{self.text('tables', name, 'title')}](tables.md#{slug('table-' + name)})"))
                 else:
-                    spec.append(f"{self.labels[kind]} `{name}`")
+                    spec.append(Safe(f"{markdown_escape_inline(self.labels[kind])} {code_span(name)}"))
             sections.append({"rule": rule, "level": min(rule.count(".") + 2, 6),
                              "title": self.text("rules", rule, "title"),
                              "text": self.text("rules", rule, "text"), "spec": spec})
@@ -187,14 +220,14 @@ class GamePages:
             headers = self.texts.entry("tables", name)
             result.append({"name": name, "rule": definition.rule,
                            "title": self.text("tables", name, "title"),
-                           "markdown": table_markdown(definition, self.word, headers)})
+                           "markdown": Safe(table_markdown(definition, self.word, headers))})
         return result
 
     def _notes(self) -> str:
         notes = []
         for question in self.book.ir().open_questions:
             key = question["id"]
-            notes.append({"id": key, "section": markdown_escape(question["section"]),
+            notes.append({"id": key, "section": question["section"],
                           "option": question.get("option"),
                           "title": self.text("open_questions", key, "title"),
                           "question": self.text("open_questions", key, "question"),
@@ -210,10 +243,10 @@ class GamePages:
             examples.append({"id": scenario.id, "rule": scenario.rule,
                              "section": self.book.rule_section(scenario.rule),
                              "title": self.text("examples", scenario.id, "title"),
-                             "svg": board_svg(ir, self.book.areas(scenario.options),
-                                              label=self.text("examples", scenario.id, "title"),
-                                              end_names=[self.word(t) for t in ir.teams]
-                                              if len(ir.teams) == 2 else ()),
+                             "svg": Safe(board_svg(ir, self.book.areas(scenario.options),
+                                                   label=plain_text(self.text("examples", scenario.id, "title")),
+                                                   end_names=[self.word(t) for t in ir.teams]
+                                                   if len(ir.teams) == 2 else ())),
                              "data": data})
         return self._render("examples.md.j2", "examples", examples=examples)
 
@@ -251,8 +284,9 @@ def landing_page(language: str, site_texts, books, labels: Namespace) -> str:
     games = []
     for book in books:
         summary = book.texts[language].entry("pages", "overview")
-        games.append({"slug": book.slug, "title": markdown_escape(book.ir().meta.title),
-                      "summary": book.renderer(language).render(summary["summary"])})
+        games.append({"slug": book.slug, "title": book.ir().meta.title,
+                      "summary": book.renderer(language).inline(summary["summary"])})
     return _environment().get_template("landing.md.j2").render(
-        page={key: renderer.render(value) for key, value in entry.items() if key != "source_hash"},
+        page={key: render_part(renderer, "pages", "landing", key, value)
+              for key, value in entry.items() if key != "source_hash"},
         games=games, labels=labels)

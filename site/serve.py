@@ -9,24 +9,27 @@ instant navigation (which checks the sitemap's host and port) works.
 
 from __future__ import annotations
 
+import errno
 from functools import partial
 import http.server
 import logging
 from pathlib import Path
 import threading
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 from rulecraft.site.book import game_folders
 from rulecraft.site.build import build_site
+from rulecraft.site.texts import site_languages
 
 SITE_SOURCES = Path(__file__).parent
 log = logging.getLogger(__name__)
 
 
-def watched_files(root: Path | None) -> dict[Path, float]:
-    """Every file whose change should rebuild the site, with its modification time."""
+def watched_files(folders) -> dict[Path, float]:
+    """Every file whose change should rebuild the site (the games in ``folders`` and the
+    site's own templates, texts and assets), with its modification time."""
     paths = []
-    for folder in game_folders(root):
+    for folder in folders:
         paths += [p for p in folder.rglob("*.yaml")]
     for folder in ("templates", "text", "assets"):
         paths += [p for p in (SITE_SOURCES / folder).rglob("*") if p.is_file()]
@@ -40,33 +43,51 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         log.debug(format, *args)
 
 
-def start_server(directory: Path, host: str, port: int) -> http.server.ThreadingHTTPServer:
-    """Serve ``directory`` on ``host:port`` from a daemon thread; returns the server."""
-    server = http.server.ThreadingHTTPServer((host, port), partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+def bind_server(directory: Path, host: str, port: int) -> http.server.ThreadingHTTPServer:
+    """A server for ``directory`` bound to ``host:port`` (not serving yet).
+
+    Raises :class:`RulecraftError` (RC812) when the port is taken, not allowed or not a port.
+    """
+    try:
+        return http.server.ThreadingHTTPServer((host, port), partial(QuietHandler, directory=str(directory)))
+    except OverflowError:
+        raise SiteError(f"{port} is not a port: ports go from 1 to 65535", code="RC812") from None
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            reason = "is already in use (is another server running there?): choose another with --port"
+        elif error.errno == errno.EACCES:
+            reason = "may not be used by this user (ports below 1024 need root): choose another with --port"
+        else:
+            reason = f"cannot be listened on: {error.strerror or error}"
+        raise SiteError(f"port {port} on {host} {reason}", code="RC812") from None
 
 
 def serve(root: Path | None = None, *, host: str = "127.0.0.1", port: int = 8000,
           out: Path = Path("build/site"), source: Path = Path("build/site-src"), languages=None,
-          report=print, stop: threading.Event | None = None, interval: float = 0.5) -> None:
+          report=print, stop: threading.Event | None = None, interval: float = 0.5, games=None) -> None:
     """Build, serve and rebuild on change until ``stop`` is set (or the process is interrupted).
 
-    ``report`` receives one line per build (its time, or the error of a failed rebuild).
+    The port is taken before the first build, so that a busy port is reported at once (RC812)
+    and nothing claims to serve before the server listens. ``report`` receives one line per
+    build (its time, or the error of a failed rebuild). ``root`` and ``games`` choose the games
+    as :func:`~rulecraft.site.build.build_site` does.
     """
     stop = stop or threading.Event()
     site_url = f"http://{host}:{port}/"
-    options = {"out": out, "source": source, "site_url": site_url}
-    if languages:
-        options["languages"] = tuple(languages)
-    result = build_site(root, **options)
-    report(f"built {', '.join(result.games)} in {len(result.languages)} languages in "
-           f"{result.seconds:.1f} s; serving {site_url}")
-    server = start_server(result.site_dir, host, port)
-    seen = watched_files(root)
+    options = {"out": out, "source": source, "site_url": site_url, "games": games,
+               "languages": site_languages(languages)}
+    folders = game_folders(root, games)
+    server = bind_server(Path(out).resolve(), host, port)
+    serving = None
     try:
+        result = build_site(root, **options)
+        serving = threading.Thread(target=server.serve_forever, daemon=True)
+        serving.start()
+        report(f"built {', '.join(result.games)} in {len(result.languages)} languages in "
+               f"{result.seconds:.1f} s; serving {site_url}")
+        seen = watched_files(folders)
         while not stop.wait(interval):
-            now = watched_files(root)
+            now = watched_files(folders)
             if now == seen:
                 continue
             changed = sorted(str(p) for p in set(now) ^ set(seen) | {p for p in now if seen.get(p) != now[p]})
@@ -77,5 +98,6 @@ def serve(root: Path | None = None, *, host: str = "127.0.0.1", port: int = 8000
             except RulecraftError as error:
                 report(f"{changed[0]} changed, but the site could not be rebuilt:\n{error}")
     finally:
-        server.shutdown()
+        if serving is not None:
+            server.shutdown()
         server.server_close()

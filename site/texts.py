@@ -27,7 +27,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from rulecraft.errors import Position, SiteError, SpecError, did_you_mean
+from rulecraft.errors import Position, RulecraftError, SiteError, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Text, load_yaml, plain
 
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")
@@ -88,6 +88,21 @@ class TextFile:
         if key is None:
             return self.data.where(section)
         return self.section(section).where(key)
+
+
+def site_languages(requested=None) -> tuple[str, ...]:
+    """The rulebook languages asked for (``--lang``), checked: all of :data:`LANGUAGES` when
+    none is asked for, duplicates dropped. Raises :class:`RulecraftError` (RC810) for a code that
+    is not one of them (``xx``, or ``EN``: codes are lower case)."""
+    if not requested:
+        return LANGUAGES
+    for language in requested:
+        if language not in LANGUAGES:
+            close = str(language).lower() if str(language).lower() in LANGUAGES else None
+            hint = f": language codes are lower case, did you mean '{close}'?" if close else \
+                f" (the rulebook's languages: {', '.join(LANGUAGES)})"
+            raise SiteError(f"unknown language '{language}'{hint}", code="RC810")
+    return tuple(dict.fromkeys(requested))
 
 
 def load_text(folder: Path, language: str) -> TextFile:

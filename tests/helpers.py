@@ -7,11 +7,16 @@ pointing :func:`run_conformance` at its folder.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+import functools
+import http.server
 import json
 import math
 from pathlib import Path
 import pickle
 import random
+import socket
+import threading
 
 import pytest
 
@@ -27,6 +32,10 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).with_name("fixtures")
 # Lark's own names for terminals and trees: none may ever reach a designer.
 LARK_INTERNALS = ("__ANON", "$END", "LPAR", "RPAR", "Token(", "Tree(")
+# Debian's Chromium, driven by Playwright (it cannot download browsers): headless, networking off.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # Check every refused id when a game has at most this many ids; otherwise a random sample.
 ALL_REFUSALS, REFUSAL_SAMPLE = 64, 16
 
@@ -192,3 +201,28 @@ def invoke(*args: str, input: str | None = None):
     from typer.testing import CliRunner
     from rulecraft.cli import app
     return CliRunner().invoke(app, [str(arg) for arg in args], input=input)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (at the moment of asking)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def served(directory: Path, port: int):
+    """Serve ``directory`` on 127.0.0.1:``port`` from a thread while the block runs."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port),
+                                             functools.partial(_QuietHandler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,13 +9,9 @@ site is proven to work offline. Screenshots go to ``test-output/``.
 
 from __future__ import annotations
 
-import functools
-import http.server
 from pathlib import Path
 import re
 import shutil
-import socket
-import threading
 
 import pytest
 
@@ -26,29 +22,17 @@ from rulecraft.site.build import build_site
 from rulecraft.site.pages import PAGE_FILES
 from rulecraft.site.texts import LANGUAGES
 
+from helpers import CHROMIUM, CHROMIUM_ARGS, free_port, served
+
 sync_api = pytest.importorskip("playwright.sync_api")
 
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = REPO / "test-output"
 GAMES = sorted(p.name for p in (REPO / "rulespecs").iterdir() if (p / "game.yaml").is_file())
 EVERY_EXAMPLE = ("en", "ru")       # languages whose every example is stepped through
 PAGES = ["index.md"] + [f"{game}/{name}" for game in GAMES for name in PAGE_FILES.values()]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason="Debian's chromium is not installed")
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _url(base: str, language: str, page: str) -> str:
@@ -63,15 +47,11 @@ def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("site-root")
     for game in GAMES:
         shutil.copytree(REPO / "rulespecs" / game, root / "rulespecs" / game)
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}/"
     result = build_site(root, out=root / "build" / "site", source=root / "build" / "site-src", site_url=base)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port),
-                                             functools.partial(_Quiet, directory=str(result.site_dir)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield {"base": base, "root": root, "result": result}
-    server.shutdown()
-    server.server_close()
+    with served(result.site_dir, port):
+        yield {"base": base, "root": root, "result": result}
 
 
 @pytest.fixture(scope="module")

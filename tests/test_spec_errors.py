@@ -91,7 +91,7 @@ CASES = [
     ("rc345_empty_turn", "RC345", 3, 7, "turn: needs at least one phase", None),
     ("rc346_phase_twice", "RC346", 7, 13, "two phases are called 'p'", None),
     ("rc347_two_step_kinds", "RC347", 9, 9, "a step does exactly one of do:, choose:, secret: or roll:", None),
-    ("rc348_notation_parameter", "RC348", 8, 15, "notation names 'where', which is not a parameter", None),
+    ("rc348_notation_parameter", "RC348", 8, 20, "the notation of 'go' names 'where', which is not one of its fields", "its fields: none"),
     ("rc349_parameter_type", "RC349", 8, 19, "'colour' is not a parameter type", ANY),
     ("rc350_stop_in_do", "RC350", 8, 9, "stop leaves a choice; it belongs in an action's effect", None),
     ("rc351_unknown_die", "RC351", 8, 33, "unknown die 'd7'", "declare it under dice:"),

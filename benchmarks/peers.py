@@ -7,7 +7,7 @@ check (``apply_unchecked``, OpenSpiel's ``apply_action``). :func:`playout_rates`
 through a range of seeds; the per-game playout rates of :mod:`.bench` and both sides of a pairing
 here are measured by it.
 
-Three pairings (issue 7, parts 2 and 3):
+Three pairings:
 
 * taktinen: the engine generated from ``rulespecs/taktinen`` against the hand-written reference
   engine ``benchmarks/reference/taktinen.py`` (same rules, same action ids: the same seed plays

@@ -103,7 +103,7 @@ def site_table(report: dict) -> Table | None:
 
 def targets_table(report: dict) -> Table:
     """The targets: what was measured, the goal, and met, missed or why it was not measured."""
-    table = Table(title="targets (issue 7)", title_justify="left")
+    table = Table(title="performance targets", title_justify="left")
     for column in ("target", "measured (min–max)", "goal", "status"):
         table.add_column(column, justify="right" if column.startswith("measured") else "left")
     for row in report["targets"]:

@@ -1,4 +1,4 @@
-"""The performance targets (issue 7), each read from one run's report and set against its goal.
+"""The performance targets, each read from one run's report and set against its goal.
 
 :data:`TARGETS`: random games per second of taktinen at least 0.8 × the hand-written reference's,
 of tic-tac-toe at least 2 × OpenSpiel's pure-Python ``python_tic_tac_toe``, of Breakthrough at

@@ -1,8 +1,10 @@
 """The rulecraft compiler: a game spec folder in, a module of Python rule tables out.
 
-Pipeline: :mod:`loader` (YAML 1.2, positions) → :mod:`parser` (Lark) → :mod:`model` and
-:mod:`expressions` (names, types, IR) → :mod:`codegen` (Jinja2). Compiled modules are cached
-under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by :mod:`.cache`. Importing this
+Pipeline: :mod:`rulecraft.loader` (YAML 1.2, positions) → :mod:`reader` (the sections; rule
+strings parsed by :mod:`parser`/:mod:`syntax` and checked by :mod:`checker` into the typed IR of
+:mod:`ir`) → :mod:`optimize` (IR passes) → :mod:`module` (Python ``ast``, unparsed once).
+Compiled modules are cached under ``$RULECRAFT_CACHE`` (default ``~/.cache/rulecraft``) by
+:mod:`.cache`. Importing this
 package lets the runtime find the game of a pickled state again
 (:func:`rulecraft.runtime.registry.set_loader`).
 """
@@ -14,14 +16,15 @@ import os
 from pathlib import Path
 
 from rulecraft import __version__
-from rulecraft.errors import RulecraftError, SpecError
+from rulecraft.errors import InputError, RulecraftError
 from rulecraft.compiler import cache
-from rulecraft.compiler.codegen import generate
+from rulecraft.compiler.module import generate
+from rulecraft.compiler.optimize import optimize as optimize_game
+from rulecraft.compiler.reader import SpecReader
 from rulecraft.loader import load_yaml, read_spec
-from rulecraft.compiler.model import SpecReader
 from rulecraft.runtime import registry
 
-__all__ = ["compile_source", "load_rules", "find_game", "game_names", "check"]
+__all__ = ["compile_source", "load_rules", "find_game", "game_names", "check", "read_game"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GAME_FOLDERS = ("rulespecs", "examples")
@@ -59,7 +62,7 @@ def find_game(game: str | os.PathLike) -> Path:
             if candidate.is_file():
                 return candidate
     known = ", ".join(game_names()) or "none"
-    raise RulecraftError(f"no game called '{game}' (known games: {known})", code="RC105")
+    raise InputError(f"no game called '{game}' (known games: {known})", code="RC105")
 
 
 def spec_hash(text: str) -> str:
@@ -67,27 +70,42 @@ def spec_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def compile_source(game, options: dict | None = None) -> str:
+def read_game(game, options: dict | None = None):
+    """The checked IR (:class:`rulecraft.compiler.ir.GameIR`) of a game spec under ``options``,
+    before optimisation: the static facts of the game (board, areas, tables, rule ids) and the
+    checker's warnings. Raises :class:`SpecError` for any mistake in the spec."""
+    path = find_game(game)
+    return SpecReader(load_yaml(str(path), read_spec(str(path))), str(path), options).build()
+
+
+def compile_source(game, options: dict | None = None, *, optimize: bool = True) -> str:
     """Compile a game spec into the source of its rule-table module (no cache).
 
-    ``options`` maps option names to values (strings from the command line are converted).
-    Raises :class:`SpecError` for any mistake in the spec (RC329 for an option the spec does
-    not declare).
+    ``options`` maps option names to values (strings from the command line are converted);
+    ``optimize`` false skips the optimising passes (the plain translation, for differential
+    tests). Raises :class:`SpecError` for any mistake in the spec (RC329 for an option the spec
+    does not declare).
     """
     path = find_game(game)
     text = read_spec(str(path))
-    data = load_yaml(str(path), text)
-    if options and isinstance(data, dict) and data.get("options") is None:
-        unknown = next(iter(options))
-        raise SpecError(f"the game has no option '{unknown}'", None, code="RC329",
-                        hint="its spec has no options: section")
-    ir = SpecReader(data, str(path), options).build()
-    return generate(ir, spec_path=_display(path), spec_hash=spec_hash(text), version=__version__)
+    game_ir = SpecReader(load_yaml(str(path), text), str(path), options).build()
+    if optimize:
+        def allocate(size: int) -> int:
+            base = game_ir.slots
+            game_ir.slots += size
+            return base
+        optimize_game(game_ir, allocate)
+    else:
+        game_ir.piece_index = None
+    return generate(game_ir, spec_path=_display(path), spec_hash=spec_hash(text), version=__version__,
+                    optimize=optimize)
 
 
-def check(game, options: dict | None = None) -> str:
-    """Validate a spec fully (compile it, then import the result); returns the game id."""
-    return load_rules(game, options, use_cache=False).game_id
+def check(game, options: dict | None = None) -> tuple[str, list]:
+    """Validate a spec fully (check it, compile it, import the result); returns the game id and
+    the checker's warnings (:class:`rulecraft.errors.SpecWarning`). Raises :class:`SpecError`."""
+    warnings = read_game(game, options).warnings
+    return load_rules(game, options, use_cache=False).game_id, warnings
 
 
 def load_rules(game, options: dict | None = None, *, use_cache: bool = True):

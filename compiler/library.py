@@ -1,15 +1,14 @@
 """The rule language's standard library: counting, arithmetic and board functions, and effects.
 
-Each entry turns checked arguments into Python source over the generated module's precomputed
-tables (``NEIGHBORS``, ``NEIGHBOR_SETS``, ``DISTANCE``, ``SPACE_AT``, ``LINES``): geometry is
-computed once at compile time, never at play time. ``reference()`` lists every entry with its
-signature and meaning for the spec reference.
+Each entry turns checked arguments into IR over the board's precomputed tables (neighbours,
+distances, straight lines, grid steps): geometry is computed once at compile time, never at play
+time. :data:`REFERENCE` lists every entry with its signature and meaning for the spec reference.
 """
 
 from __future__ import annotations
 
+from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
-from rulecraft.compiler.expressions import Code, ExpressionCompiler
 
 # name -> (signature, what it gives); the spec reference is generated from this list.
 REFERENCE = {
@@ -35,129 +34,151 @@ REFERENCE = {
 }
 
 
-def _arity(compiler, args, text, tree, name, count):
+def _arity(checker, node, args, count):
     if len(args) != count:
-        raise compiler.error(text, tree, f"{name}() takes {count} argument(s), not {len(args)}", "RC306")
+        raise checker.error(node.where, f"{node.name}() takes {count} argument(s), not {len(args)}", "RC306")
 
 
-def _typed(compiler: ExpressionCompiler, arg, text, scope, kind, what) -> Code:
-    code = compiler.expr(arg, text, scope)
-    compiler._require(code, kind, text, arg, what)
-    return code
-
-
-def _quantifier(name):
-    def build(compiler: ExpressionCompiler, args, text, scope, tree):
-        _arity(compiler, args, text, tree, name, 1)
+def _quantifier(fn: str):
+    """count, any and all: over ``x in S where C``, or over a plain list."""
+    def build(checker, node, args, scope):
+        _arity(checker, node, args, 1)
         arg = args[0]
-        if arg.data == "selection":
-            indexed = compiler.pieces_on(arg, text, scope) if name == "count" else None
-            if indexed is not None:
-                return indexed
-            var, collection, cond, _ = compiler.selection(arg, text, scope)
-            head, (cond,) = compiler.loop_head(var, collection.src, [cond])
-            if name == "count":
-                return Code(f"sum(1 {head} if {cond})", T.INT, (var, head, cond))
-            return Code(f"{name}({cond} {head})", T.BOOL)
-        if name == "all":
-            raise compiler.error(text, arg, "all() needs a condition: all(x in S where C)", "RC308")
-        collection = compiler._collection(arg, text, scope)
-        return Code(f"len({collection.src})", T.INT) if name == "count" else \
-            Code(f"(len({collection.src}) > 0)", T.BOOL)
+        if isinstance(arg, syntax.Selection):
+            chosen = checker.selection(arg, scope)
+            if fn != "count":      # any/all: the truth of C for each item
+                chosen = ir.Comprehension(type=T.ListOf(T.BOOL), where=chosen.where, var=chosen.var,
+                                          source=chosen.source, value=chosen.cond)
+            return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where, fn=fn,
+                                items=chosen)
+        if fn == "all":
+            raise checker.error(arg.where, "all() needs a condition: all(x in S where C)", "RC308")
+        items = checker.collection(arg, scope)
+        return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where,
+                            fn="count" if fn == "count" else "nonempty", items=items)
     return build
 
 
-def _first(compiler: ExpressionCompiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "first", 1)
-    if args[0].data != "selection":
-        raise compiler.error(text, args[0], "first() takes 'x in S where C'", "RC308")
-    var, collection, cond, _ = compiler.selection(args[0], text, scope)
-    if not T.is_entity(collection.type.item):
-        raise compiler.error(text, args[0], "first() picks from a list of teams, spaces or pieces",
-                             "RC308")
-    head, (cond,) = compiler.loop_head(var, collection.src, [cond])
-    return Code(f"next(({var} {head} if {cond}), -1)", collection.type.item)
+def _first(checker, node, args, scope):
+    _arity(checker, node, args, 1)
+    if not isinstance(args[0], syntax.Selection):
+        raise checker.error(args[0].where, "first() takes 'x in S where C'", "RC308")
+    chosen = checker.selection(args[0], scope)
+    if not T.is_entity(chosen.type.item):
+        raise checker.error(args[0].where, "first() picks from a list of teams, spaces or pieces", "RC308")
+    return ir.Aggregate(type=chosen.type.item, where=node.where, fn="first", items=chosen, nullable=True)
 
 
-def _extreme(name):
-    def build(compiler, args, text, scope, tree):
+def _extreme(fn: str):
+    def build(checker, node, args, scope):
         if len(args) < 2:
-            raise compiler.error(text, tree, f"{name}() of single values needs two or more; for a "
-                                 f"list write {name}(E for x in S)", "RC306")
-        codes = [_typed(compiler, a, text, scope, T.INT, f"an argument of {name}()") for a in args]
-        return Code(f"{name}({', '.join(c.src for c in codes)})", T.INT)
+            raise checker.error(node.where, f"{fn}() of single values needs two or more; for a "
+                                f"list write {fn}(E for x in S)", "RC306")
+        values = tuple(checker.typed(a, scope, T.INT, f"an argument of {fn}()") for a in args)
+        return ir.Builtin(type=T.INT, where=node.where, fn=fn, args=values)
     return build
 
 
-def _abs(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "abs", 1)
-    return Code(f"abs({_typed(compiler, args[0], text, scope, T.INT, 'the value').src})", T.INT)
+def _abs(checker, node, args, scope):
+    _arity(checker, node, args, 1)
+    value = checker.typed(args[0], scope, T.INT, "the value")
+    return ir.Builtin(type=T.INT, where=node.where, fn="abs", args=(value,))
 
 
-def _range(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "range", 2)
-    low, high = (_typed(compiler, a, text, scope, T.INT, "an end of the range") for a in args)
-    return Code(f"tuple(range({low.src}, {high.src} + 1))", T.ListOf(T.INT))
+def _range(checker, node, args, scope):
+    _arity(checker, node, args, 2)
+    low, high = (checker.typed(a, scope, T.INT, "an end of the range") for a in args)
+    return ir.Span(type=T.ListOf(T.INT), where=node.where, low=low, high=high)
 
 
-def _spaces(count, name, build):
-    def handler(compiler, args, text, scope, tree):
-        _arity(compiler, args, text, tree, name, count)
-        codes = [_typed(compiler, a, text, scope, T.SPACE, f"an argument of {name}()") for a in args]
-        return build(*[c.src for c in codes])
-    return handler
+def _spaces(checker, node, args, scope, count):
+    """The arguments of a board function, each a space."""
+    _arity(checker, node, args, count)
+    return [checker.typed(arg, scope, T.SPACE, f"an argument of {node.name}()") for arg in args]
 
 
-def _space(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "space", 2)
-    row, col = (_typed(compiler, a, text, scope, T.INT, "a grid coordinate") for a in args)
-    return Code(f"SPACE_AT.get(({row.src}, {col.src}), -1)", T.SPACE)
+def _needing(checker, node, args, values, read, needed=None):
+    """``read``, guarded by a check of each argument at the positions in ``needed`` (all by
+    default) that may be none: a board function needs real spaces there."""
+    for index, (arg, value) in enumerate(zip(args, values)):
+        if needed is None or index in needed:
+            read = checker.guard(value, read, arg.where, f"{node.name}({_text(arg)})")
+    return read
 
 
-def _lines(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "lines", 1)
-    arg = args[0]
-    if arg.data != "int_lit":
-        raise compiler.error(text, arg, "lines(n) needs a plain number", "RC316")
-    length = int(arg.children[0])
-    compiler.env.lines_needed.add(length)
-    return Code(f"LINES[{length}]", T.ListOf(T.ListOf(T.SPACE)))
+def _adjacent(checker, node, args, scope):
+    a, b = _spaces(checker, node, args, scope, 2)
+    sets = checker.symbols.static("NEIGHBOR_SETS")
+    read = ir.Member(type=T.BOOL, where=node.where, item=b,
+                     collection=ir.Static(type=T.ListOf(T.SPACE), table=sets, keys=(a,)))
+    return _needing(checker, node, args, (a, b), read, needed=(0,))
 
 
-def _reach(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "reach", 2)
-    start = _typed(compiler, args[0], text, scope, T.SPACE, "the square reached from")
-    steps = _typed(compiler, args[1], text, scope, T.STEPS, "the steps (a kind attribute of grid steps)")
-    return Code(f"reach_from({start.src}, {steps.src})", T.ListOf(T.SPACE))
+def _neighbors(checker, node, args, scope):
+    (z,) = _spaces(checker, node, args, scope, 1)
+    read = ir.Static(type=T.ListOf(T.SPACE), where=node.where, table=checker.symbols.static("NEIGHBORS"),
+                     keys=(z,))
+    return _needing(checker, node, args, (z,), read)
 
 
-def _connected(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "connected", 2)
-    start = _typed(compiler, args[0], text, scope, T.SPACE, "the space the chain starts from")
-    if args[1].data != "selection":
-        raise compiler.error(text, args[1], "connected() takes a space and 'y in S where C'", "RC308")
-    var, collection, cond, _ = compiler.selection(args[1], text, scope)
-    if collection.type.item != T.SPACE:
-        raise compiler.error(text, args[1], "connected() links spaces: 'y in spaces where C'", "RC308")
-    return Code(f"connected_from({start.src}, frozenset({var} for {var} in {collection.src} if {cond}))",
-                T.ListOf(T.SPACE))
+def _distance(checker, node, args, scope):
+    a, b = _spaces(checker, node, args, scope, 2)
+    read = ir.Static(type=T.INT, where=node.where, table=checker.symbols.static("DISTANCE"), keys=(a, b))
+    return _needing(checker, node, args, (a, b), read)
 
 
-def _move(compiler, args, text, scope, tree):
-    _arity(compiler, args, text, tree, "move", 2)
-    piece = _typed(compiler, args[0], text, scope, T.PIECE, "the piece to move")
-    where = _typed(compiler, args[1], text, scope, T.SPACE, "the destination")
-    return [compiler.move_piece(piece.src, where.src)]
+def _space(checker, node, args, scope):
+    _arity(checker, node, args, 2)
+    row, col = (checker.typed(a, scope, T.INT, "a grid coordinate") for a in args)
+    return ir.Builtin(type=T.SPACE, where=node.where, fn="space_at", args=(row, col), nullable=True)
+
+
+def _lines(checker, node, args, scope):
+    _arity(checker, node, args, 1)
+    if not isinstance(args[0], syntax.Num):
+        raise checker.error(args[0].where, "lines(n) needs a plain number", "RC316")
+    length = args[0].value
+    checker.symbols.lines_needed.add(length)
+    return ir.Builtin(type=T.ListOf(T.ListOf(T.SPACE)), where=node.where, fn="lines",
+                      args=(ir.Const(type=T.INT, value=length),))
+
+
+def _reach(checker, node, args, scope):
+    _arity(checker, node, args, 2)
+    start = checker.typed(args[0], scope, T.SPACE, "the square reached from")
+    steps = checker.typed(args[1], scope, T.STEPS, "the steps (a kind attribute of grid steps)")
+    return ir.Builtin(type=T.ListOf(T.SPACE), where=node.where, fn="reach", args=(start, steps))
+
+
+def _connected(checker, node, args, scope):
+    _arity(checker, node, args, 2)
+    start = checker.typed(args[0], scope, T.SPACE, "the space the chain starts from")
+    if not isinstance(args[1], syntax.Selection):
+        raise checker.error(args[1].where, "connected() takes a space and 'y in S where C'", "RC308")
+    chosen = checker.selection(args[1], scope)
+    if chosen.type.item != T.SPACE:
+        raise checker.error(args[1].where, "connected() links spaces: 'y in spaces where C'", "RC308")
+    return ir.Builtin(type=T.ListOf(T.SPACE), where=node.where, fn="connected", args=(start, chosen))
+
+
+def _move(checker, node, args, scope):
+    """The effect ``move(p, z)``: a :class:`ir.Move`."""
+    _arity(checker, node, args, 2)
+    piece = checker.typed(args[0], scope, T.PIECE, "the piece to move")
+    where = checker.typed(args[1], scope, T.SPACE, "the destination")
+    piece = checker.nonnull(piece, args[0].where, f"move({_text(args[0])}, ...)")
+    return [ir.Move(where=node.where, piece=piece, space=where)]
+
+
+def _text(node) -> str:
+    return node.word if isinstance(node, syntax.Name) else "..."
 
 
 FUNCTIONS = {
     "count": _quantifier("count"), "any": _quantifier("any"), "all": _quantifier("all"),
-    "first": _first,
-    "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
-    "adjacent": _spaces(2, "adjacent", lambda a, b: Code(f"({b} in NEIGHBOR_SETS[{a}])", T.BOOL)),
-    "neighbors": _spaces(1, "neighbors", lambda a: Code(f"NEIGHBORS[{a}]", T.ListOf(T.SPACE))),
-    "distance": _spaces(2, "distance", lambda a, b: Code(f"DISTANCE[{a}][{b}]", T.INT)),
-    "space": _space, "lines": _lines, "reach": _reach, "connected": _connected,
+    "first": _first, "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
+    "adjacent": _adjacent, "neighbors": _neighbors, "distance": _distance, "space": _space,
+    "lines": _lines, "reach": _reach, "connected": _connected,
 }
 
 PROCEDURES = {"move": _move}

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rulecraft.errors import MissingExtraError, RulecraftError
+from rulecraft.errors import InputError, MissingExtraError, RulecraftError, ScenarioError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rulecraft: write a board game's rules once; play, test and publish them.")
@@ -32,7 +32,7 @@ def _options(pairs: list[str] | None) -> dict:
     result = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise RulecraftError(f"--option takes NAME=VALUE, not '{pair}'", code="RC106")
+            raise InputError(f"--option takes NAME=VALUE, not '{pair}'", code="RC106")
         name, value = pair.split("=", 1)
         result[name.strip()] = value.strip()
     return result
@@ -56,16 +56,16 @@ def _output_path(path: Path | None, option: str, *, keep: Path | None = None) ->
         return
     folder = path.parent
     if path.is_dir():
-        raise RulecraftError(f"{option} {path}: that is a folder; give the name of a file",
+        raise InputError(f"{option} {path}: that is a folder; give the name of a file",
                              code="RC111")
     if not folder.exists():
-        raise RulecraftError(f"{option} {path}: the folder {folder} does not exist", code="RC111")
+        raise InputError(f"{option} {path}: the folder {folder} does not exist", code="RC111")
     if not folder.is_dir():
-        raise RulecraftError(f"{option} {path}: {folder} is a file, not a folder", code="RC111")
+        raise InputError(f"{option} {path}: {folder} is a file, not a folder", code="RC111")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise RulecraftError(f"{option} {path}: the folder {folder} cannot be written", code="RC111")
+        raise InputError(f"{option} {path}: the folder {folder} cannot be written", code="RC111")
     if keep is not None and path.exists() and (not keep.exists() or not path.samefile(keep)):
-        raise RulecraftError(f"{option} {path}: the file exists; continue that match with "
+        raise InputError(f"{option} {path}: the file exists; continue that match with "
                              f"--resume {path}, or give another name", code="RC111")
 
 
@@ -73,7 +73,7 @@ def _check_bot(bot: str) -> None:
     """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot."""
     from rulecraft.runtime.bots import BOTS
     if bot not in BOTS:
-        raise RulecraftError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+        raise InputError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
 
 
 def _narrator(loaded, game: str, language: str, options: dict):
@@ -89,7 +89,7 @@ def _narrator(loaded, game: str, language: str, options: dict):
     folder = find_game(game).parent
     languages = text_languages(folder)
     if language not in languages:
-        raise RulecraftError(f"no play-by-play in '{language}' for {loaded.id} "
+        raise InputError(f"no play-by-play in '{language}' for {loaded.id} "
                              f"(its languages: {', '.join(languages)})", code="RC109")
     if language == "en":
         from rulecraft.runtime.narrate import Narrator
@@ -139,8 +139,11 @@ def check(game: str = typer.Argument(..., help="Game name or path to its folder 
     """Validate a spec: every error with file:line:col, the line, a caret and a hint."""
     def body():
         from rulecraft.compiler import check as check_spec
-        game_id = check_spec(game, _options(option))
-        console.print(f"{game_id}: the spec is valid.")
+        game_id, warnings = check_spec(game, _options(option))
+        for warning in warnings:
+            sys.stderr.write(f"{warning}\n")
+        noted = f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else ""
+        console.print(f"{game_id}: the spec is valid{noted}.", highlight=False, markup=False)
     _guard(body)
 
 
@@ -188,7 +191,7 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         chosen_bot = bot
         if resume is not None:
             if seed is not None or options:
-                raise RulecraftError("--resume continues the match with the log's seed and options; "
+                raise InputError("--resume continues the match with the log's seed and options; "
                                      "leave out --seed and -O", code="RC112")
             saved = read_log(str(resume))
             loaded = _game_of_log(game, saved.header)
@@ -209,7 +212,7 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         humans = set()
         for team in human or []:
             if team not in loaded.teams:
-                raise RulecraftError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
+                raise InputError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
@@ -260,7 +263,7 @@ def scenario(game: str = typer.Argument(..., help="Game name or path."),
         folder = find_game(game).parent
         chosen = [s for s in load_scenarios(folder) if only is None or s.id == only]
         if not chosen:
-            raise RulecraftError(f"no scenario{' ' + only if only else ''} in {folder}", code="RC602")
+            raise ScenarioError(f"no scenario{' ' + only if only else ''} in {folder}", code="RC602")
         failed = 0
         for item in chosen:
             try:

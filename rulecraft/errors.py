@@ -1,9 +1,10 @@
 """One error root for every stage of rulecraft, each error printable without a traceback.
 
-Stages: the spec loader (YAML), the rule-language parser, the checker (names and types), the
-runtime (illegal actions, dead ends), and match logs. Each error carries a stable code
-(``RC1xx`` spec loading, ``RC2xx`` syntax, ``RC3xx`` meaning, ``RC4xx`` play, ``RC5xx`` logs and
-files) so tests and translations can refer to it.
+Each error carries a stable code from the registry :data:`rulecraft.codes.CODES`, so tests and
+translations can refer to it. The code's hundreds are its family, and each family has its class
+here (:data:`FAMILIES`): RC1xx reading the spec and the command line, RC2xx rule syntax, RC3xx the
+spec's meaning, RC4xx play, RC5xx logs and saves, RC6xx scenarios, RC7xx the play-by-play, RC8xx
+the rulebook.
 """
 
 from __future__ import annotations
@@ -42,20 +43,6 @@ class RulecraftError(Exception):
         return f"error[{self.code}]: {self.message}"
 
 
-class MissingExtraError(RulecraftError, ImportError):
-    """A feature needs an optional extra (``rl``, ``site``) that is not installed: RC110, naming
-    the extra and the ``pip install`` that adds it. Also an ImportError, so ``import
-    rulecraft.rl`` fails the way a missing package does."""
-
-    code = "RC110"
-
-    def __init__(self, extra: str, module: str | None):
-        super().__init__(f"this needs the optional extra '{extra}' ({module} is not installed): "
-                         f"python3 -m pip install 'rulecraft[{extra}]', or from the checkout "
-                         f"python3 -m pip install -e '.[{extra}]'")
-        self.extra = extra
-
-
 class SpecError(RulecraftError):
     """A mistake in a game spec, reported gcc-style: ``file:line:col: error[CODE]: message``.
 
@@ -73,30 +60,77 @@ class SpecError(RulecraftError):
         self.also = also
 
     def __str__(self) -> str:
-        head = f"{self.position}: " if self.position else ""
-        lines = [f"{head}error[{self.code}]: {self.message}"]
-        if self.position:
-            lines.extend(_source_excerpt(self.position))
-        if self.also:
-            lines.append(f"{self.also}: note: first defined here")
-        if self.hint:
-            lines.append(f"  hint: {self.hint}")
-        return "\n".join(lines)
+        return report("error", self.code, self.message, self.position, self.hint, self.also)
 
 
-class SpecLoadError(SpecError):
+@dataclass(frozen=True)
+class SpecWarning:
+    """Something the checker accepts but a designer should change, printed like a
+    :class:`SpecError`: ``file:line:col: warning[CODE]: message``, the line, a caret, a hint."""
+
+    code: str
+    message: str
+    position: Position | None
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        return report("warning", self.code, self.message, self.position, self.hint)
+
+
+def report(kind: str, code: str, message: str, position: Position | None, hint: str | None = None,
+           also: Position | None = None) -> str:
+    """A message gcc-style: ``file:line:col: kind[code]: message``, then the source line with a
+    caret under the column, where it was first defined (``also``) and the hint."""
+    head = f"{position}: " if position else ""
+    lines = [f"{head}{kind}[{code}]: {message}"]
+    if position:
+        lines.extend(_source_excerpt(position))
+    if also:
+        lines.append(f"{also}: note: first defined here")
+    if hint:
+        lines.append(f"  hint: {hint}")
+    return "\n".join(lines)
+
+
+class InputError(RulecraftError):
+    """A spec file or a command line that cannot be used (RC1xx)."""
+
+    code = "RC105"
+
+
+class MissingExtraError(InputError, ImportError):
+    """A feature needs an optional extra (``rl``, ``site``) that is not installed: RC110, naming
+    the extra and the ``pip install`` that adds it. Also an ImportError, so ``import
+    rulecraft.rl`` fails the way a missing package does."""
+
+    code = "RC110"
+
+    def __init__(self, extra: str, module: str | None):
+        super().__init__(f"this needs the optional extra '{extra}' ({module} is not installed): "
+                         f"python3 -m pip install 'rulecraft[{extra}]', or from the checkout "
+                         f"python3 -m pip install -e '.[{extra}]'")
+        self.extra = extra
+
+
+class SpecLoadError(SpecError, InputError):
     """The YAML itself is unreadable or surprising (duplicate keys, YAML 1.1 types)."""
 
     code = "RC100"
 
 
 class RuleSyntaxError(SpecError):
-    """A condition, formula or effect string does not parse."""
+    """A condition, formula or effect string does not parse (RC2xx)."""
 
     code = "RC200"
 
 
-class IllegalActionError(RulecraftError):
+class PlayError(RulecraftError):
+    """Something that goes wrong while a game is played (RC4xx)."""
+
+    code = "RC404"
+
+
+class IllegalActionError(PlayError):
     """An action that is not legal in the state; ``rule`` names the rule that forbids it."""
 
     code = "RC401"
@@ -106,29 +140,60 @@ class IllegalActionError(RulecraftError):
         self.rule = rule
 
 
-class DeadEndError(RulecraftError):
+class DeadEndError(PlayError):
     """The rules reached a decision with nothing legal to choose: a fault of the spec."""
 
     code = "RC402"
 
 
-class RuleFailure(RulecraftError):
-    """A formula of the rules failed to compute (a division by zero, a key outside a table)
-    while an action was applied or a bot looked ahead; the state is unchanged."""
+class RuleFailure(PlayError):
+    """A formula of the rules failed to compute (a division by zero) while an action was
+    applied or a bot looked ahead; the state is unchanged."""
 
     code = "RC404"
 
 
+class RuleFault(PlayError):
+    """A rule met a value it cannot use while the game was played: an attribute of none, a
+    table key outside the table. The message names the spec position; the engine leaves the
+    state as it was before the action."""
+
+    code = "RC405"
+
+
 class LogError(RulecraftError):
-    """A match log or save file that is corrupt, foreign or diverges from the rules."""
+    """A match log or save file that is corrupt, foreign or diverges from the rules (RC5xx)."""
 
     code = "RC501"
 
 
 class ScenarioError(RulecraftError):
-    """A scenario that is malformed or whose expectation failed."""
+    """A scenario that is malformed or whose expectation failed (RC6xx)."""
 
     code = "RC601"
+
+
+class NarrationError(RulecraftError):
+    """A play-by-play message that cannot be used (RC7xx)."""
+
+    code = "RC701"
+
+
+class MessageError(SpecError, NarrationError):
+    """A play-by-play message of a text file that cannot be used, at its file:line:col (RC7xx)."""
+
+    code = "RC701"
+
+
+class SiteError(RulecraftError):
+    """A rulebook text or site build that cannot be used (RC8xx)."""
+
+    code = "RC801"
+
+
+# the class of each family of codes (the code's hundreds); RC0xx is the root's
+FAMILIES = {"0": RulecraftError, "1": InputError, "2": RuleSyntaxError, "3": SpecError, "4": PlayError,
+            "5": LogError, "6": ScenarioError, "7": NarrationError, "8": SiteError}
 
 
 def did_you_mean(word: str, candidates) -> str | None:

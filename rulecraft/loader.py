@@ -105,8 +105,21 @@ def _construct_int(loader: _Loader, node) -> int:
     return int(node.value, 10)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _construct_str(loader: _Loader, node) -> Text:
-    return Text(node.value, _position(loader, node.start_mark), partial(_offsets, loader, node))
+    value = node.value
+    if _SURROGATE.search(value):      # \u escapes of UTF-16 halves: a pair is one character
+        try:
+            value = value.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeDecodeError:
+            raise SpecLoadError("this text holds a lone surrogate escape (a \\uD800–\\uDFFF half of a "
+                                "character), which stands for no character",
+                                _position(loader, node.start_mark), code="RC101",
+                                hint="write the character itself, or its \\U0001xxxx escape") from None
+        return Text(value, _position(loader, node.start_mark))
+    return Text(value, _position(loader, node.start_mark), partial(_offsets, loader, node))
 
 
 def _construct_mapping(loader: _Loader, node) -> Mapping:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulecraft.errors import RulecraftError, SpecError
+from rulecraft.errors import RulecraftError, SiteError, SpecError
 from rulecraft.loader import load_yaml
 
 
@@ -28,11 +28,11 @@ def messages(game_dir, language: str = "en") -> dict:
     except SpecError as error:
         raise RulecraftError(str(error), code=error.code) from None
     if not isinstance(data, dict):
-        raise RulecraftError(f"{path}: a text file is a mapping of sections", code="RC801")
+        raise SiteError(f"{path}: a text file is a mapping of sections", code="RC801")
     sections = {name: data.get(name) or {} for name in ("events", "phases")}
     for name, section in sections.items():
         if not isinstance(section, dict) or not all(isinstance(v, str) for v in section.values()):
-            raise RulecraftError(f"{path}: '{name}:' is a mapping of texts", code="RC801")
+            raise SiteError(f"{path}: '{name}:' is a mapping of texts", code="RC801")
     return {"templates": dict(sections["events"]), "phases": {k: str(v) for k, v in sections["phases"].items()}}
 
 

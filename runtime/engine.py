@@ -15,17 +15,14 @@ import hashlib
 import json
 import operator
 
-from rulecraft.errors import DeadEndError, IllegalActionError, RuleFailure, RulecraftError
-from rulecraft.runtime.tables import RuleTables
+from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayError, RuleFailure, RuleFault,
+                              RulecraftError)
+from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
+                                      SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 from rulecraft.runtime.template import FieldTemplate
 
 CHANCE = -1
 TERMINAL = -4
-
-SLOT_PC, SLOT_DONE, SLOT_PENDING, SLOT_RETURN = 0, 1, 2, 3
-RETURN = -4
-STOP = -2
-FINISH = -3
 MAX_AUTOMATIC_STEPS = 100_000   # automatic flow steps between two decisions before it is a loop
 MAX_SAVED_STATE_CHARS = 1 << 22  # the longest JSON text state_from_json reads
 RULE_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError)  # a formula failed to compute
@@ -171,7 +168,7 @@ class Game:
                 raise ValueError(f"it belongs to {data.get('game')!r}, spec {data.get('spec')!r}")
             values, ply = data["state"], data["ply"]
         except (ValueError, KeyError, RecursionError) as error:
-            raise RulecraftError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
+            raise LogError(f"this is not a saved state of {self.id}: {error}", code="RC502") from None
         return self.restore(values, ply)
 
     def restore(self, values, ply) -> "State":
@@ -189,7 +186,7 @@ class Game:
             state = State(self, list(values), ply)
             problem = state._playable_problem()
         if problem is not None:
-            raise RulecraftError(f"this is not a saved state of {self.id}: {problem}", code="RC502")
+            raise LogError(f"this is not a saved state of {self.id}: {problem}", code="RC502")
         return state
 
     def _slot_ranges(self) -> list:
@@ -201,7 +198,7 @@ class Game:
             nodes = len(rules.nodes)
             ranges: list = [None] * rules.slots
             ranges[SLOT_PC] = range(nodes)
-            ranges[SLOT_DONE] = range(2)
+            ranges[SLOT_DONE] = range(TRUNCATED + 1 if rules.on_limit is not None else TRUNCATED)
             ranges[SLOT_PENDING] = range(1 << self.num_teams)
             ranges[SLOT_RETURN] = range(RETURN, nodes)
             for f in rules.fields:
@@ -303,8 +300,14 @@ class State:
         return self.game.rules.nodes[self.s[SLOT_PC]]
 
     def is_terminal(self) -> bool:
-        """True once the game is over (returns are then final)."""
-        return self.s[SLOT_DONE] == 1
+        """True once the game is over (returns are then final): by its rules, or cut at
+        ``limits: max_plies`` (:meth:`is_truncated`)."""
+        return self.s[SLOT_DONE] != 0
+
+    def is_truncated(self) -> bool:
+        """True when the match ended because it reached ``limits: max_plies``; its returns are
+        then the spec's ``on_limit:`` returns."""
+        return self.s[SLOT_DONE] == TRUNCATED
 
     def is_chance_node(self) -> bool:
         """True when the game is not over and the state awaits a die roll (a ``roll`` step)."""
@@ -351,7 +354,7 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome index, probability)`` pairs at a chance node; raises elsewhere."""
         if not self.is_chance_node():
-            raise RulecraftError("chance_outcomes() called on a state that is not a chance node",
+            raise PlayError("chance_outcomes() called on a state that is not a chance node",
                                  code="RC403")
         die = self.game.rules.dice[self.node().die]
         return [(i, float(p)) for i, p in enumerate(die.probabilities)]
@@ -382,13 +385,47 @@ class State:
         before = self.s[:], self.ply
         try:
             self.apply_unchecked(action, events)
+        except RuleFault as fault:
+            phase, rule = self.phase()            # where the rules were when they failed
+            self._restore(before)
+            raise RuleFault(f"{fault.message} (in phase {phase}, rule {rule}); the state is unchanged") from None
         except RULE_FAILURES as error:
-            self.s[:], self.ply = before
-            self._legal = self._actor = None
-            raise rule_failure(self, error) from None
+            failure = rule_failure(self, error)   # names the phase where the rules were
+            self._restore(before)
+            raise failure from None
+        except RulecraftError:
+            self._restore(before)
+            raise
+
+    def _restore(self, before) -> None:
+        self.s[:], self.ply = before
+        self._legal = self._actor = None
 
     def apply_unchecked(self, action: int, events: list | None = None) -> None:
-        """Apply an action known to be legal (bots and playouts); no check is made."""
+        """Apply an action known to be legal (bots and playouts); no check is made.
+
+        The match ends when it reaches ``limits: max_plies``, with the spec's ``on_limit:``
+        returns; without them that ply is refused (RC406, naming the spec's ``limits:``) and
+        the state is left as it was."""
+        if self.ply + 1 < self.game.max_game_length:
+            self._apply(action, events)
+            return
+        before = self.s[:], self.ply
+        self._apply(action, events)
+        if self.s[SLOT_DONE]:
+            return
+        if self.game.rules.on_limit is None:
+            self._restore(before)
+            raise PlayError(
+                f"{self.game.rules.limit_source}: the match reached limits: max_plies "
+                f"({self.game.max_game_length}) without ending; declare the returns of a match cut there "
+                f"with on_limit: (for example \"0\")", code="RC406")
+        self.s[SLOT_DONE] = TRUNCATED
+        self._legal = self._actor = None
+        if events is not None:
+            events.append(("end", "limits", {"returns": self.returns(), "truncated": True}))
+
+    def _apply(self, action: int, events: list | None) -> None:
         s = self.s
         game = self.game
         rules = game.rules
@@ -450,7 +487,7 @@ class State:
         elif result >= 0:
             s[SLOT_PC] = result
         elif result == FINISH:
-            s[SLOT_DONE] = 1
+            s[SLOT_DONE] = GAME_OVER
         else:
             raise DeadEndError(f"'stop' used outside a choice in phase {node.phase} (rule {node.rule})")
 
@@ -543,10 +580,12 @@ class State:
 
     # ---------- results ----------
     def returns(self) -> list[float]:
-        """Each team's return: the spec's end formula when terminal, 0 before."""
+        """Each team's return: the spec's end formula when terminal (its ``on_limit:`` formula
+        when the match was cut at ``max_plies``), 0 before."""
         if not self.s[SLOT_DONE]:
             return [0.0] * self.game.num_teams
-        return [float(self.game.rules.returns(self.s, t)) for t in range(self.game.num_teams)]
+        formula = self.game.rules.on_limit if self.s[SLOT_DONE] == TRUNCATED else self.game.rules.returns
+        return [float(formula(self.s, t)) for t in range(self.game.num_teams)]
 
     def evaluation(self, team: int) -> float:
         """The spec's evaluation of this state for ``team`` (returns when terminal)."""
@@ -643,7 +682,7 @@ class State:
         try:
             game_id, options, spec_hash, values, ply = data
         except (TypeError, ValueError):
-            raise RulecraftError("this pickle does not hold a rulecraft state", code="RC502") from None
+            raise LogError("this pickle does not hold a rulecraft state", code="RC502") from None
         restored = game_for(str(game_id), str(spec_hash), options).restore(values, ply)
         self.game, self.s, self.ply = restored.game, restored.s, restored.ply
         self._legal, self._actor = restored._legal, restored._actor

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import hashlib
 import secrets
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import LogError, PlayError, RulecraftError
 from rulecraft.runtime.bots import BOTS
 from rulecraft.runtime.engine import CHANCE, RULE_FAILURES, Game, State
 from rulecraft.runtime.seeding import bot_rng, chance_outcome
@@ -96,7 +96,7 @@ class Match:
     def apply(self, action: int, events: list | None = None, *, nonce: str | None = None) -> None:
         """Apply a legal action (checked), recording it for undo and the log.
 
-        In a ``sampled`` match a chance outcome must be the sampler's (RC405 otherwise). A
+        In a ``sampled`` match a chance outcome must be the sampler's (RC407 otherwise). A
         secret choice is committed with ``nonce`` (a fresh random one when None). Raises
         :class:`~rulecraft.errors.IllegalActionError` (RC401) for an illegal action.
         """
@@ -105,11 +105,11 @@ class Match:
                 and action in state.legal_actions()):
             expected = chance_outcome(state, self.seed)
             if action != expected:
-                raise RulecraftError(
+                raise PlayError(
                     f"this match draws its dice from seed {self.seed}: the outcome at ply "
                     f"{state.ply + 1} is {state.action_notation(expected)}, not "
                     f"{state.action_notation(action)} (a match with chance='chosen' takes any)",
-                    code="RC405")
+                    code="RC407")
         if not self.history:
             state.apply(action, events)
             return

@@ -17,7 +17,7 @@ and notations, and both the site and ``rulecraft play --lang`` narrate through i
 
 from __future__ import annotations
 
-from rulecraft.errors import SpecError
+from rulecraft.errors import MessageError
 from rulecraft.runtime.engine import Game
 from rulecraft.sandbox import Sandbox, TemplateProblem
 
@@ -44,7 +44,7 @@ CODES = {"syntax": "RC701", "unknown": "RC702", "refused": "RC703", "failed": "R
 class Narrator:
     """Formats events for one game, with optional per-kind Jinja2 templates (``templates``) and
     phase titles (``phases``). Every message is read when the narrator is made: one that is not
-    a valid template, or uses what messages may not, raises :class:`SpecError` then (see
+    a valid template, or uses what messages may not, raises :class:`MessageError` then (see
     :meth:`render`)."""
 
     def __init__(self, game: Game, templates: dict | None = None, phases: dict | None = None):
@@ -101,14 +101,14 @@ class Narrator:
         return self.render(kind, shown)
 
     def check(self, kind: str, message) -> None:
-        """Read the message of ``kind`` without filling it; raises :class:`SpecError` as
+        """Read the message of ``kind`` without filling it; raises :class:`MessageError` as
         :meth:`render` does for its syntax and for what messages may not use."""
         self._guarded(kind, self._sandbox.template, message)
 
     def render(self, kind: str, shown: dict) -> str:
         """The message of ``kind`` filled with the event's ``shown`` values.
 
-        Raises :class:`SpecError` at the message's place in its text file: RC701 for a message
+        Raises :class:`MessageError` at the message's place in its text file: RC701 for a message
         that is not a valid template, RC702 for one naming something the event does not carry,
         RC703 for one that reaches for what messages may not (the sandbox) or fails.
         """
@@ -119,5 +119,5 @@ class Narrator:
         try:
             return action(*args)
         except TemplateProblem as problem:
-            raise SpecError(f"the event message for '{kind}': {problem.message}", problem.position,
+            raise MessageError(f"the event message for '{kind}': {problem.message}", problem.position,
                             code=CODES[problem.kind], hint=problem.hint) from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Callable
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import LogError
 
 _GAMES: dict = {}
 _loader: Callable | None = None
@@ -49,7 +49,7 @@ def game_for(game_id: str, spec_hash: str, options: dict):
             how = ("no spec of that revision is under rulespecs/ or examples/, nor remembered by the "
                    "compile cache" if _loader is not None else "import rulecraft.compiler (or load "
                    "the game) before unpickling")
-            raise RulecraftError(f"a state of {game_id} (spec {spec_hash}, options {options}) needs "
+            raise LogError(f"a state of {game_id} (spec {spec_hash}, options {options}) needs "
                                  f"its game, which is not loaded here: {how}", code="RC503")
         from rulecraft.runtime.engine import Game
         register(Game(rules))

@@ -1,13 +1,52 @@
-"""The shapes of compiled rule tables: what a generated module hands to the generic runtime.
+"""The contract between compiled rule tables and the generic runtime.
 
-A generated module builds one :class:`RuleTables`; the runtime needs nothing else to play the
-game. All callables take the state ``s`` (a flat list of integers) first.
+A generated module builds one :class:`RuleTables`; the runtime needs nothing else to play the game.
+Everything both sides must agree on is defined here and only here: the header slots of a state,
+the kinds of flow nodes and the codes an effect returns, and the encoding of action ids. The
+compiler imports these names; the runtime reads them. All callables take the state ``s`` (a flat
+list of integers) first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
+
+# ---------------------------------------------------------------- the state's header slots
+SLOT_PC = 0          # the flow node the state stands at
+SLOT_DONE = 1        # 0 while the game runs; GAME_OVER or TRUNCATED once it has ended
+SLOT_PENDING = 2     # a secret choice: bit t set while team t has not chosen yet
+SLOT_RETURN = 3      # the node an action's then-steps return to
+HEADER_SLOTS = 4
+
+GAME_OVER = 1        # SLOT_DONE: the spec's end was reached (its returns apply)
+TRUNCATED = 2        # SLOT_DONE: the match reached limits: max_plies (the on_limit returns apply)
+
+# ---------------------------------------------------------------- flow
+NODE_KINDS = ("do", "choose", "secret", "roll", "after")
+RETURN = -4          # a node's next: go back to the choice that started this action's steps
+STOP = -2            # returned by an action's effect: leave the current (repeated) choice
+FINISH = -3          # returned by an effect: the game is over
+
+
+def mixed_radix_strides(sizes) -> tuple:
+    """The weight of each digit of a mixed-radix number whose digits have ``sizes`` values, the
+    first digit most significant: ``(6, 2, 1)`` for sizes ``(4, 3, 2)``."""
+    strides, stride = [], 1
+    for size in reversed(tuple(sizes)):
+        strides.append(stride)
+        stride *= size
+    return tuple(reversed(strides))
+
+
+class ParamDef(NamedTuple):
+    """An action parameter: ``size`` values from ``offset`` (a range's low end; 0 otherwise) of
+    ``type`` (``int``, ``bool``, ``team``, ``space``, ``piece``, ``kind`` or ``enum:<name>``)."""
+
+    name: str
+    type: str
+    size: int
+    offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,12 +85,12 @@ class DieDef:
 class FlowNode:
     """One step of the turn structure.
 
-    ``kind`` is ``do`` (automatic effects), ``choose`` (a team picks one action), ``secret`` (each
-    listed team picks one action, hidden from the others), ``roll`` (a chance node) or ``after``
-    (repeat the choice at ``target`` while ``run(s)`` holds). ``next`` is the following node, or
-    -4 to return to the choice that started the current action's steps. ``in_action`` marks the
-    steps of an action's ``then:``; their ``phase`` is the action's name. When ``guard`` is false
-    the flow goes to ``skip`` instead (past a repeated choice, or past a whole guarded phase).
+    ``kind`` is one of :data:`NODE_KINDS`: ``do`` (automatic effects), ``choose`` (a team picks one
+    action), ``secret`` (each listed team picks one action, hidden from the others), ``roll`` (a
+    chance node) or ``after`` (repeat the choice at ``target`` while ``run(s)`` holds). ``next`` is
+    the following node, or :data:`RETURN`. ``in_action`` marks the steps of an action's ``then:``;
+    their ``phase`` is the action's name. When ``guard`` is false the flow goes to ``skip`` instead
+    (past a repeated choice, or past a whole guarded phase).
     """
 
     index: int
@@ -72,10 +111,12 @@ class FlowNode:
 
 @dataclass(frozen=True)
 class ActionDef:
-    """An action: ids ``base`` … ``base + prod(sizes) - 1``, one per combination of parameters.
+    """An action: ids ``base`` … ``base + size - 1``, one per combination of its parameters.
 
-    ``params`` holds ``(name, type, size, offset)``; the id of a combination is ``base`` plus the
-    mixed-radix number of ``value - offset`` over the parameters, the first most significant.
+    ``params`` holds :class:`ParamDef` values. The id of a combination is ``base`` plus the
+    mixed-radix number of ``value - offset`` over the parameters, the first most significant
+    (:func:`mixed_radix_strides`); :meth:`encode` and :meth:`decode` are the one implementation
+    of it that the runtime uses, and the compiler builds its id arithmetic from the same strides.
     """
 
     name: str
@@ -92,8 +133,8 @@ class ActionDef:
     def size(self) -> int:
         """The number of ids of this action: the product of its parameters' sizes (1 without)."""
         total = 1
-        for _, _, size, _ in self.params:
-            total *= size
+        for param in self.params:
+            total *= param[2]
         return total
 
     def decode(self, action_id: int) -> tuple:
@@ -104,6 +145,12 @@ class ActionDef:
             rest, digit = divmod(rest, size)
             values.append(digit + offset)
         return tuple(reversed(values))
+
+    def encode(self, values) -> int:
+        """The id of the parameter ``values`` (each within its parameter's range)."""
+        strides = mixed_radix_strides(param[2] for param in self.params)
+        return self.base + sum((value - param[3]) * stride
+                               for value, param, stride in zip(values, self.params, strides))
 
 
 @dataclass(frozen=True)
@@ -124,7 +171,12 @@ class TableDef:
 
 @dataclass(frozen=True)
 class RuleTables:
-    """Everything the runtime needs to play one game under one set of options."""
+    """Everything the runtime needs to play one game under one set of options.
+
+    ``on_limit(s, team)`` gives the returns of a match truncated at ``max_plies``; None when the
+    spec declares none, and reaching the cap is then an error naming ``limit_source`` (the
+    spec's ``limits:`` position).
+    """
 
     game_id: str
     title: str
@@ -154,3 +206,5 @@ class RuleTables:
     events: dict
     reindex: Callable | None = None   # reindex(s): rebuild the compiler's indexes after s was edited
     tables: dict = None        # name -> TableDef: the spec's tables, for rulebooks and tests
+    on_limit: Callable | None = None
+    limit_source: str = ""

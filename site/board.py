@@ -34,27 +34,27 @@ class Box:
 
 def board_kind(ir) -> str:
     """``zones`` (column and band attributes), ``grid`` or ``graph`` (see the module docstring)."""
-    if {"column", "low", "high"} <= ir.space_attributes.keys():
+    if {"column", "low", "high"} <= ir.board.attributes.keys():
         return "zones"
-    return "grid" if ir.grid else "graph"
+    return "grid" if ir.board.grid else "graph"
 
 
 def space_boxes(ir) -> dict[str, Box]:
     """Each space's rectangle, by the geometry the spec gives (see the module docstring)."""
-    attributes = {name: values for name, (_, values) in ir.space_attributes.items()}
+    attributes = {name: values for name, (_, values) in ir.board.attributes.items()}
     if board_kind(ir) == "zones":
         bands = max(attributes["high"])
         return {name: Box(MARGIN + column * ZONE_WIDTH, MARGIN + (bands - high) * BAND_HEIGHT,
                           ZONE_WIDTH, (high - low + 1) * BAND_HEIGHT)
-                for name, column, low, high in zip(ir.spaces, attributes["column"], attributes["low"],
+                for name, column, low, high in zip(ir.board.spaces, attributes["column"], attributes["low"],
                                                    attributes["high"])}
     if board_kind(ir) == "grid":
-        rows = ir.grid["rows"]
+        rows = ir.board.grid.rows
         return {name: Box(MARGIN + (col - 1) * SQUARE, MARGIN + (rows - row) * SQUARE, SQUARE, SQUARE)
-                for name, (row, col) in zip(ir.spaces, ir.grid["coords"])}
-    per_row = max(1, math.ceil(math.sqrt(len(ir.spaces))))
+                for name, (row, col) in zip(ir.board.spaces, ir.board.grid.coords)}
+    per_row = max(1, math.ceil(math.sqrt(len(ir.board.spaces))))
     return {name: Box(MARGIN + (i % per_row) * SQUARE * 2, MARGIN + (i // per_row) * SQUARE * 2,
-                      SQUARE, SQUARE) for i, name in enumerate(ir.spaces)}
+                      SQUARE, SQUARE) for i, name in enumerate(ir.board.spaces)}
 
 
 def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> str:
@@ -76,7 +76,7 @@ def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> 
         parts.append(_links(ir, boxes))
     parts.append('<g class="rc-spaces">')
     tones = _tones(ir, boxes, kind)
-    for index, name in enumerate(ir.spaces):
+    for index, name in enumerate(ir.board.spaces):
         box = boxes[name]
         tone = tones[index]
         parts.append(f'<g class="rc-space rc-tone-{tone}" data-space="{escape(name)}">'
@@ -90,7 +90,7 @@ def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> 
         title = escape((area_names or {}).get(area, area))
         parts.append(f'<g class="rc-area" data-area="{escape(area)}"><title>{title}</title>')
         for index in members:
-            box = boxes[ir.spaces[index]]
+            box = boxes[ir.board.spaces[index]]
             parts.append(f'<rect x="{box.x + 3:g}" y="{box.y + 3:g}" width="{box.width - 6:g}" '
                          f'height="{box.height - 6:g}"/>')
         parts.append('</g>')
@@ -101,29 +101,29 @@ def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> 
 def _tones(ir, boxes, kind) -> list[int]:
     """Alternating shades: along each column of a zone board, chequered on a grid."""
     if kind == "grid":
-        return [(row + col) % 2 for row, col in ir.grid["coords"]]
+        return [(row + col) % 2 for row, col in ir.board.grid.coords]
     if kind == "zones":
-        columns = ir.space_attributes["column"][1]
-        order = sorted(range(len(ir.spaces)), key=lambda i: (columns[i], -boxes[ir.spaces[i]].y))
-        tones = [0] * len(ir.spaces)
+        columns = ir.board.attributes["column"][1]
+        order = sorted(range(len(ir.board.spaces)), key=lambda i: (columns[i], -boxes[ir.board.spaces[i]].y))
+        tones = [0] * len(ir.board.spaces)
         for position, index in enumerate(order):
             tones[index] = sum(1 for j in order[:position] if columns[j] == columns[index]) % 2
         return tones
-    return [0] * len(ir.spaces)
+    return [0] * len(ir.board.spaces)
 
 
 def _grid_background(ir) -> str:
-    rows, columns = ir.grid["rows"], ir.grid["columns"]
+    rows, columns = ir.board.grid.rows, ir.board.grid.columns
     return (f'<rect class="rc-grid-back" x="{MARGIN}" y="{MARGIN}" width="{columns * SQUARE}" '
             f'height="{rows * SQUARE}"/>')
 
 
 def _links(ir, boxes) -> str:
     lines = ['<g class="rc-links">']
-    for a, near in enumerate(ir.neighbors):
+    for a, near in enumerate(ir.board.neighbors):
         for b in near:
             if a < b:
-                one, two = boxes[ir.spaces[a]], boxes[ir.spaces[b]]
+                one, two = boxes[ir.board.spaces[a]], boxes[ir.board.spaces[b]]
                 lines.append(f'<line x1="{one.x + one.width / 2:g}" y1="{one.y + one.height / 2:g}" '
                              f'x2="{two.x + two.width / 2:g}" y2="{two.y + two.height / 2:g}"/>')
     lines.append('</g>')

@@ -7,16 +7,13 @@ open questions) and the compiled :class:`RuleTables` the engine runs (tables, di
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, replace
 from functools import cached_property
 import json
 from pathlib import Path
 
-from rulecraft.compiler import find_game, game_names, load_rules
-from rulecraft.compiler.model import SpecReader
-from rulecraft.errors import RulecraftError
-from rulecraft.loader import load_yaml, read_spec
+from rulecraft.compiler import find_game, game_names, load_rules, read_game
+from rulecraft.errors import InputError, RulecraftError, SiteError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios
 from rulecraft.site.context import glossary_terms, spec_context
@@ -35,12 +32,12 @@ def game_folders(root: Path | None = None, games=None) -> list[Path]:
     """
     if games:
         if root is not None:
-            raise RulecraftError("--root and --game both choose the games to publish: give one of them",
+            raise SiteError("--root and --game both choose the games to publish: give one of them",
                                  code="RC813")
         specs = [find_game(game).resolve() for game in games]
         for game, spec in zip(games, specs):
             if spec.name != "game.yaml":
-                raise RulecraftError(f"'{game}' is not a game folder (a folder holding game.yaml)",
+                raise InputError(f"'{game}' is not a game folder (a folder holding game.yaml)",
                                      code="RC105")
         return list(dict.fromkeys(spec.parent for spec in specs))
     if root is not None:
@@ -49,7 +46,7 @@ def game_folders(root: Path | None = None, games=None) -> list[Path]:
     else:
         folders = [find_game(name).parent for name in game_names("rulespecs")]
     if not folders:
-        raise RulecraftError(f"no game to publish under {Path(root or '.') / 'rulespecs'}", code="RC805")
+        raise SiteError(f"no game to publish under {Path(root or '.') / 'rulespecs'}", code="RC805")
     return folders
 
 
@@ -87,7 +84,7 @@ class Book:
         """The compiled tables by name, as the rulebook shows them: a table whose values are
         spaces (``type: space``) gets the space names as its value labels (8E, not an index)."""
         rules = self.game(options).rules
-        types = self._read(options)[2]
+        types = {table.name: table.value_type for table in self.ir(options).tables}
         return {name: replace(definition, value_labels=tuple(rules.spaces))
                 if types.get(name) == "space" and not definition.value_labels else definition
                 for name, definition in rules.tables.items()}
@@ -95,13 +92,8 @@ class Book:
     def _read(self, options):
         key = json.dumps(options or {}, sort_keys=True)
         if key not in self._readings:
-            path = str(self.spec_path)
-            reader = SpecReader(load_yaml(path, read_spec(path)), path, options)
-            ir = reader.build()
-            names = (reader.data.get("board") or {}).get("areas") or {}
-            areas = {str(name): ast.literal_eval(reader.env.names[str(name)].code) for name in names}
-            value_types = {str(name): str(table[2]) for name, table in reader.env.tables.items()}
-            self._readings[key] = (ir, areas, value_types)
+            ir = read_game(self.spec_path, options)
+            self._readings[key] = (ir, ir.board.areas)
         return self._readings[key]
 
     @cached_property
@@ -157,14 +149,14 @@ class Book:
             add(node.rule, "action" if node.owner_action else "phase", node.owner_action or node.phase)
         for action in ir.actions:
             add(action.rule, "action", action.name)
-            for rule, _, _ in action.conditions:
+            for rule, *_ in action.conditions:
                 add(rule, "action", action.name)
         for table in ir.tables:
-            add(table["rule"], "table", table["name"])
+            add(table.rule, "table", table.name)
         for index, trigger in enumerate(ir.triggers):
-            add(trigger["rule"], "trigger", str(index + 1))
+            add(trigger.rule, "trigger", str(index + 1))
         for invariant in ir.invariants:
-            add(invariant["rule"], "invariant", invariant["name"])
+            add(invariant.rule, "invariant", invariant.name)
         return dict(sorted(uses.items(), key=lambda item: rule_sort_key(item[0])))
 
     @property

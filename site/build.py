@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book, game_folders
 from rulecraft.site.check import check_book, check_site_texts, worklist
@@ -69,19 +69,19 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
     books = [Book(Path(folder), languages) for folder in folders]
     books = [book for book in books if book.publishable]
     if not books:
-        raise RulecraftError("no game has an English rulebook yet (rules: in text/en.yaml)", code="RC805")
+        raise SiteError("no game has an English rulebook yet (rules: in text/en.yaml)", code="RC805")
     problems = [p for p in check_site_texts(languages) if not _stale(p)]
     for book in books:
         problems += [p for p in check_book(book) if not _stale(p)]
     if problems:
-        raise RulecraftError("the texts are not ready to publish:\n" + worklist(problems), code="RC806")
+        raise SiteError("the texts are not ready to publish:\n" + worklist(problems), code="RC806")
     source_dir = Path(source_dir)
     site_texts = load_texts(SITE_TEXT, languages)
     files: dict[Path, str] = {}
     for book in books:
         frames = {scenario.id: play(book, scenario) for scenario in book.scenarios}
         data_dir = Path("data") / book.slug
-        files[data_dir / "board.svg"] = board_svg(book.ir(), book.areas(), label=book.ir().meta["title"])
+        files[data_dir / "board.svg"] = board_svg(book.ir(), book.areas(), label=book.ir().meta.title)
         for language in languages:
             labels = site_labels(site_texts[language])
             pages = GamePages(book, language, labels, frames)
@@ -119,12 +119,12 @@ def run_mkdocs(source_dir: Path) -> None:
         site_dir, alternates = Path(config.site_dir), list(config.extra.get("alternate") or [])
         build(config)
     except MkDocsException as error:
-        raise RulecraftError(f"MkDocs could not build the site: {error}", code="RC807") from None
+        raise SiteError(f"MkDocs could not build the site: {error}", code="RC807") from None
     finally:
         logger.removeHandler(collector)
         logger.setLevel(level)
     if collector.messages:
-        raise RulecraftError("MkDocs warned while building the site:\n  " + "\n  ".join(collector.messages),
+        raise SiteError("MkDocs warned while building the site:\n  " + "\n  ".join(collector.messages),
                              code="RC807")
     _share_sitemap(site_dir, alternates)
 
@@ -191,7 +191,7 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
                 "site_name": attribute_escape(site_texts[language].entry("pages", "landing")["title"]),
                 "default": language == default}
                for language in languages]
-    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta["title"]), "files": list(PAGE_FILES.values())}
+    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta.title), "files": list(PAGE_FILES.values())}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
         site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),

@@ -27,15 +27,17 @@ from __future__ import annotations
 
 from babel import Locale
 
-from rulecraft.errors import did_you_mean
+from rulecraft.errors import SiteError, did_you_mean
 from rulecraft.loader import Mapping
 from rulecraft.site.markup import Safe, markdown_escape_inline
 
 MINUS = "\u2212"
 
 
-class UnknownName(Exception):
-    """A text names something the spec or the glossary does not have."""
+class UnknownName(SiteError):
+    """A text names something the spec or the glossary does not have (RC802)."""
+
+    code = "RC802"
 
     def __init__(self, path: str, known=(), name: str | None = None):
         super().__init__(path)
@@ -242,31 +244,31 @@ def spec_context(ir, rules, terms: Namespace, table_headers, tables: dict | None
     """
     labels = term_label(terms)
     meta = ir.meta
-    source = meta.get("source") or {}
+    source = meta.source or {}
     game = Namespace("game", {
-        "id": meta["id"], "title": meta["title"], "version": meta["version"],
-        "teams": list(ir.teams), "summary": meta.get("summary", ""),
+        "id": meta.id, "title": meta.title, "version": meta.version,
+        "teams": list(ir.teams), "summary": meta.summary,
         "source": Namespace("game.source", dict(source)),
     })
-    attributes = {name: Namespace(f"board.attributes.{name}", dict(zip(ir.spaces, values)))
-                  for name, (_, values) in ir.space_attributes.items()}
-    board = {"spaces": list(ir.spaces), "size": len(ir.spaces),
+    attributes = {name: Namespace(f"board.attributes.{name}", dict(zip(ir.board.spaces, values)))
+                  for name, (_, values) in ir.board.attributes.items()}
+    board = {"spaces": list(ir.board.spaces), "size": len(ir.board.spaces),
              "attributes": Namespace("board.attributes", attributes)}
-    if ir.grid:
-        board.update(rows=ir.grid["rows"], columns=ir.grid["columns"],
-                     column_letters=[chr(ord("A") + c) for c in range(ir.grid["columns"])],
-                     row_letters=[chr(ord("A") + r) for r in range(ir.grid["rows"])])
+    if ir.board.grid:
+        board.update(rows=ir.board.grid.rows, columns=ir.board.grid.columns,
+                     column_letters=[chr(ord("A") + c) for c in range(ir.board.grid.columns)],
+                     row_letters=[chr(ord("A") + r) for r in range(ir.board.grid.rows)])
     board = Namespace("board", board)
     kinds = {}
     for piece in ir.pieces:
-        if piece["team"] == 0:
-            name = ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece"
+        if piece.team == 0:
+            name = ir.kinds[piece.kind] if piece.kind >= 0 else "piece"
             kinds[name] = kinds.get(name, 0) + 1
     pieces = Namespace("pieces", {"per_team": sum(kinds.values()),
                                   "kinds": Namespace("pieces.kinds", kinds)})
     dice = Namespace("dice", {name: Namespace(f"dice.{name}", {
         "faces": list(die.outcomes), "sides": len(die.outcomes)}) for name, die in rules.dice.items()})
-    option = Namespace("option", {name: spec["value"] for name, spec in ir.options.items()})
+    option = Namespace("option", {name: spec.value for name, spec in ir.options.items()})
     state = Namespace("state", {f.name: Namespace(f"state.{f.name}", {"initial": _initial(f)})
                                 for f in ir.fields if _initial(f) is not None})
     table = Namespace("table", {name: TableView(definition, labels, table_headers(name))
@@ -286,8 +288,5 @@ def term_label(terms: Namespace):
 
 
 def _initial(field):
-    """A number field's initial value when it is a plain whole number, else None."""
-    text = str(field.initial).strip()
-    if str(field.type) == "int" and text.lstrip("-").isdigit():
-        return int(text)
-    return None
+    """A number field's initial value when it is a fixed whole number, else None."""
+    return field.initial_value if field.type == "int" else None

@@ -39,11 +39,11 @@ class Names:
     def piece_variables(self, piece: int) -> dict:
         """``team`` and ``kind`` (glossary terms) and ``number`` of a piece, for its name."""
         ir_piece = self.ir.pieces[piece]
-        kind = self.ir.kinds[ir_piece["kind"]] if ir_piece["kind"] >= 0 else "piece"
+        kind = self.ir.kinds[ir_piece.kind] if ir_piece.kind >= 0 else "piece"
         same = [i for i, q in enumerate(self.ir.pieces)
-                if q["team"] == ir_piece["team"] and q["kind"] == ir_piece["kind"]]
-        number = str(ir_piece["number"] or (same.index(piece) + 1 if len(same) > 1 else ""))
-        return {"team": self.word(self.ir.teams[ir_piece["team"]]), "kind": self.word(kind), "number": number}
+                if q.team == ir_piece.team and q.kind == ir_piece.kind]
+        number = str(ir_piece.number or (same.index(piece) + 1 if len(same) > 1 else ""))
+        return {"team": self.word(self.ir.teams[ir_piece.team]), "kind": self.word(kind), "number": number}
 
     def piece(self, piece: int) -> str:
         """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3")."""
@@ -63,14 +63,14 @@ class Names:
         variables = self.piece_variables(piece)
         kind = variables["kind"]
         short = kind.form("short") if hasattr(kind, "form") else None
-        if self.ir.pieces[piece]["number"] and len(self.ir.kinds) > 1:
+        if self.ir.pieces[piece].number and len(self.ir.kinds) > 1:
             return f"{short or kind}{variables['number']}"
         return variables["number"] or short or str(kind)[:1].upper()
 
     def pieces(self) -> list[dict]:
         """Every piece as the player draws it: team, kind, mark and name."""
         ir = self.ir
-        return [{"team": piece["team"], "kind": ir.kinds[piece["kind"]] if piece["kind"] >= 0 else "piece",
+        return [{"team": piece.team, "kind": ir.kinds[piece.kind] if piece.kind >= 0 else "piece",
                  "mark": self.mark(index), "name": self.piece(index)}
                 for index, piece in enumerate(ir.pieces)]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 import tempfile
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 
 MARKER = ".rulecraft-site"
 MARKER_TEXT = "written by rulecraft site build, which empties this folder when it builds again\n"
@@ -26,7 +26,7 @@ def check_outputs(out: Path, source: Path) -> tuple[Path, Path]:
     naming the folder and what is wrong."""
     out, source = Path(out).resolve(), Path(source).resolve()
     if out == source or out in source.parents or source in out.parents:
-        raise RulecraftError(f"--out {out} and --source {source} must be separate folders, neither "
+        raise SiteError(f"--out {out} and --source {source} must be separate folders, neither "
                              "inside the other", code="RC811")
     for option, folder in (("--out", out), ("--source", source)):
         _check_folder(option, folder)
@@ -53,17 +53,17 @@ def _built_before(folder: Path) -> bool:
 
 def _check_folder(option: str, folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
-        raise RulecraftError(f"{option} {folder} is a file, not a folder", code="RC811")
+        raise SiteError(f"{option} {folder} is a file, not a folder", code="RC811")
     blocking = next((parent for parent in folder.parents if parent.exists() and not parent.is_dir()), None)
     if blocking is not None:
-        raise RulecraftError(f"{option} {folder} cannot be made: {blocking} is a file", code="RC811")
+        raise SiteError(f"{option} {folder} cannot be made: {blocking} is a file", code="RC811")
     if folder.is_dir() and any(folder.iterdir()) and not _built_before(folder):
-        raise RulecraftError(f"{option} {folder} holds files that rulecraft did not write, and a build "
+        raise SiteError(f"{option} {folder} holds files that rulecraft did not write, and a build "
                              "empties its folders: choose an empty or a new folder", code="RC811")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise RulecraftError(f"{option} {folder} cannot be written: {error.strerror or error}",
+        raise SiteError(f"{option} {folder} cannot be written: {error.strerror or error}",
                              code="RC811") from None

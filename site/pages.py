@@ -120,7 +120,7 @@ class GamePages:
 
     def _render(self, template: str, name: str, **values) -> str:
         return _environment().get_template(template).render(
-            page=self.page(name), labels=self.labels, title=self.book.ir().meta["title"], **values)
+            page=self.page(name), labels=self.labels, title=self.book.ir().meta.title, **values)
 
     def _overview(self) -> str:
         ir = self.book.ir()
@@ -130,8 +130,8 @@ class GamePages:
         dice = [f"{name} ({self.labels['faces']} {', '.join(str(v) for v in die.outcomes)})"
                 for name, die in rules.dice.items()]
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
-                            pieces=pieces, spaces=self._counted(len(ir.spaces), "space"), dice=dice,
-                            source=dict(ir.meta.get("source") or {}), version=ir.meta["version"],
+                            pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice,
+                            source=dict(ir.meta.source or {}), version=ir.meta.version,
                             contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
 
     def _counted(self, count: int, name: str) -> str:
@@ -147,14 +147,14 @@ class GamePages:
         ir = self.book.ir()
         areas = self.book.areas()
         attributes = self.page("board").get("attributes") or {}
-        unknown = [a for a in attributes if a not in ir.space_attributes]
+        unknown = [a for a in attributes if a not in ir.board.attributes]
         if unknown:
             raise TextError(f"pages: board: attributes: names '{unknown[0]}', which no space of "
                             "the spec has", self.texts.position("pages", "board"))
         rows = []
-        for index, space in enumerate(ir.spaces):
-            rows.append([space, ", ".join(ir.spaces[n] for n in ir.neighbors[index])]
-                        + [str(ir.space_attributes[a][1][index]) for a in attributes])
+        for index, space in enumerate(ir.board.spaces):
+            rows.append([space, ", ".join(ir.board.spaces[n] for n in ir.board.neighbors[index])]
+                        + [str(ir.board.attributes[a][1][index]) for a in attributes])
         svg = board_svg(ir, areas, label=plain_text(self.page("board")["title"]),
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
@@ -162,11 +162,11 @@ class GamePages:
         at = start_positions(self.book)
         if any(space >= 0 for space in at):
             start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
-                     "spaces": list(ir.spaces), "markers": [],
+                     "spaces": list(ir.board.spaces), "markers": [],
                      "frames": [{"at": at, "markers": []}]}
         return self._render("board.md.j2", "board", svg=Safe(svg), rows=rows,
                             headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
-                            areas=[(self.word(a), [ir.spaces[i] for i in members]) for a, members in areas.items()],
+                            areas=[(self.word(a), [ir.board.spaces[i] for i in members]) for a, members in areas.items()],
                             start=start)
 
     def _sequence(self, section: str) -> list[dict]:
@@ -261,7 +261,7 @@ def start_positions(book) -> list[int]:
     setup without decisions puts it (BALL's line-up is a ``do:`` of the setup phase); -1 when off
     the board."""
     ir = book.ir()
-    at = [p["at"] for p in ir.pieces]
+    at = [p.at for p in ir.pieces]
     if any(space >= 0 for space in at):
         return at
     game = book.game()
@@ -284,7 +284,7 @@ def landing_page(language: str, site_texts, books, labels: Namespace) -> str:
     games = []
     for book in books:
         summary = book.texts[language].entry("pages", "overview")
-        games.append({"slug": book.slug, "title": book.ir().meta["title"],
+        games.append({"slug": book.slug, "title": book.ir().meta.title,
                       "summary": book.renderer(language).inline(summary["summary"])})
     return _environment().get_template("landing.md.j2").render(
         page={key: render_part(renderer, "pages", "landing", key, value)

@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 import threading
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, SiteError
 from rulecraft.site.book import game_folders
 from rulecraft.site.build import build_site
 from rulecraft.site.texts import site_languages
@@ -51,7 +51,7 @@ def bind_server(directory: Path, host: str, port: int) -> http.server.ThreadingH
     try:
         return http.server.ThreadingHTTPServer((host, port), partial(QuietHandler, directory=str(directory)))
     except OverflowError:
-        raise RulecraftError(f"{port} is not a port: ports go from 1 to 65535", code="RC812") from None
+        raise SiteError(f"{port} is not a port: ports go from 1 to 65535", code="RC812") from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             reason = "is already in use (is another server running there?): choose another with --port"
@@ -59,7 +59,7 @@ def bind_server(directory: Path, host: str, port: int) -> http.server.ThreadingH
             reason = "may not be used by this user (ports below 1024 need root): choose another with --port"
         else:
             reason = f"cannot be listened on: {error.strerror or error}"
-        raise RulecraftError(f"port {port} on {host} {reason}", code="RC812") from None
+        raise SiteError(f"port {port} on {host} {reason}", code="RC812") from None
 
 
 def serve(root: Path | None = None, *, host: str = "127.0.0.1", port: int = 8000,

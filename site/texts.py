@@ -27,7 +27,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from rulecraft.errors import Position, RulecraftError, SpecError, did_you_mean
+from rulecraft.errors import Position, RulecraftError, SiteError, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Text, load_yaml, plain
 
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")
@@ -43,7 +43,7 @@ HASH_KEY = "source_hash"
 SITE_TEXT = Path(__file__).with_name("text")
 
 
-class TextError(SpecError):
+class TextError(SpecError, SiteError):
     """A text file that is malformed, or a text whose template cannot be rendered."""
 
     code = "RC801"
@@ -101,7 +101,7 @@ def site_languages(requested=None) -> tuple[str, ...]:
             close = str(language).lower() if str(language).lower() in LANGUAGES else None
             hint = f": language codes are lower case, did you mean '{close}'?" if close else \
                 f" (the rulebook's languages: {', '.join(LANGUAGES)})"
-            raise RulecraftError(f"unknown language '{language}'{hint}", code="RC810")
+            raise SiteError(f"unknown language '{language}'{hint}", code="RC810")
     return tuple(dict.fromkeys(requested))
 
 

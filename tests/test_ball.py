@@ -11,17 +11,14 @@ import re
 
 from helpers import invoke
 
-from rulecraft.compiler import find_game
-from rulecraft.compiler.model import SpecReader
-from rulecraft.loader import load_yaml
+from rulecraft.compiler import find_game, read_game
 
 COLUMNS = "ABCDEFGHIJKLM"
 
 
 def _board():
-    """The compiler's reading of the ball spec (spaces in board order, neighbour lists)."""
-    path = str(find_game("ball"))
-    return SpecReader(load_yaml(path), path).build()
+    """The compiler's reading of the ball board (spaces in board order, neighbour lists)."""
+    return read_game("ball").board
 
 
 def test_only_the_110_striped_squares_are_spaces_named_row_then_column():

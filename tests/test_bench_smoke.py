@@ -102,7 +102,7 @@ def test_command_prints_the_targets_and_writes_json(tmp_path):
     result = invoke("bench", "tictactoe", "--rounds", 1, "--games", 2, "--calls", 10,
                     "--compile-repeats", 1, "--min-seconds", 0.01, "--no-site", "--json", out)
     assert result.exit_code == 0, result.output
-    assert "targets (issue 7)" in result.output and "random games" in result.output
+    assert "performance targets" in result.output and "random games" in result.output
     for start in ("taktinen ÷", "tic-tac-toe ÷", "Breakthrough ÷", "compile, cold", "not measured"):
         assert start in result.output        # (the table wraps longer texts at 80 columns)
     report = json.loads(out.read_text(encoding="utf-8"))

@@ -4,13 +4,18 @@ YAML file whatever the scalar style."""
 
 from __future__ import annotations
 
+import ast
+
 import re
 
 from hypothesis import given, settings, strategies as st
 import pytest
 
 from rulecraft.compiler import compile_source, find_game, game_names
-from rulecraft.compiler.expressions import Env, ExpressionCompiler
+from rulecraft.compiler import library
+from rulecraft.compiler.checker import Checker
+from rulecraft.compiler.emit import Emitter, Names
+from rulecraft.compiler.symbols import Symbols
 from rulecraft.errors import Position, RulecraftError, RuleSyntaxError, SpecError
 from rulecraft.loader import Text
 
@@ -146,7 +151,8 @@ def _evaluate(python_source: str):
 
 def compiled(formula: str) -> str:
     """The Python source the rule-language compiler produces for ``formula``."""
-    return ExpressionCompiler(Env()).formula(Text(formula, Position("<property>", 1, 1))).src
+    value = Checker(Symbols(), library.FUNCTIONS).formula(Text(formula, Position("<property>", 1, 1)))
+    return ast.unparse(Emitter(Names(), None).expr(value))
 
 
 @settings(max_examples=300, deadline=None)
@@ -220,4 +226,4 @@ def test_lines_longer_than_the_board_compile_to_none(fuzz_spec):
     fuzz_spec.write_text(SPECS["tictactoe"].replace("lines(3)", f"lines({huge})", 1), encoding="utf-8")
     namespace: dict = {}
     exec(compile(compile_source(fuzz_spec), "<generated rules>", "exec"), namespace)
-    assert namespace["LINES"][huge] == () and len(namespace["LINES"][3]) == 8
+    assert namespace[f"LINES_{huge}"] == () and len(namespace["LINES_3"]) == 8

@@ -231,7 +231,7 @@ def test_a_sampled_match_refuses_an_outcome_the_seed_does_not_give():
     wrong = (chance_outcome(match.state, 3) + 1) % 6
     with pytest.raises(RulecraftError) as refusal:
         match.apply(wrong)
-    assert refusal.value.code == "RC405" and len(match.steps) == 1
+    assert refusal.value.code == "RC407" and len(match.steps) == 1
 
 
 def test_garbage_is_refused_naming_its_line(pig_log, tmp_path):

@@ -32,7 +32,8 @@ import sys
 import pytest
 
 from rulecraft.compiler import compile_source, find_game, load_rules
-from rulecraft.compiler import library, model
+from rulecraft import codes
+from rulecraft.compiler import library, reader
 from rulecraft.compiler.parser import GRAMMAR_PATH, parse_effects, parse_formula
 from rulecraft.runtime import scenario as scenarios
 from rulecraft.runtime.engine import Game
@@ -41,7 +42,9 @@ from rulecraft.runtime.logs import read_log, replay
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "spec-reference.md"
 SOURCE_FOLDERS = ("compiler", "runtime", "rulecraft", "site")
-LIBRARY_START, LIBRARY_END = "<!-- library:start -->", "<!-- library:end -->"
+# generated tables of the document: (start marker, end marker, the function writing the table)
+GENERATED = {"library": ("<!-- library:start -->", "<!-- library:end -->"),
+             "codes": ("<!-- codes:start -->", "<!-- codes:end -->")}
 PLAYOUTS = 20
 
 _BLOCK = re.compile(r"^<!-- (?P<marker>[^>]*?) -->\n```(?P<lang>\w*)\n(?P<body>.*?)^```$",
@@ -89,11 +92,24 @@ def library_table() -> str:
     return "\n".join(rows)
 
 
-def write_library_table() -> None:
-    """Rewrite the generated standard-library table in the document."""
+def generated(kind: str) -> str:
+    """The table the document holds between the ``kind`` markers, as it should be."""
+    return library_table() if kind == "library" else codes.reference_table()
+
+
+def written(text: str, kind: str) -> tuple[int, int]:
+    """Where the ``kind`` table stands in ``text``: (start, end) offsets between its markers."""
+    start_marker, end_marker = GENERATED[kind]
+    return text.index(start_marker) + len(start_marker), text.index(end_marker)
+
+
+def write_generated_tables() -> None:
+    """Rewrite the generated tables (standard library, error codes) in the document."""
     text = doc_text()
-    start, end = text.index(LIBRARY_START) + len(LIBRARY_START), text.index(LIBRARY_END)
-    DOC.write_text(text[:start] + "\n" + library_table() + "\n" + text[end:], encoding="utf-8")
+    for kind in GENERATED:
+        start, end = written(text, kind)
+        text = text[:start] + "\n" + generated(kind) + "\n" + text[end:]
+    DOC.write_text(text, encoding="utf-8")
 
 
 def complete_spec(block: Block) -> str:
@@ -224,10 +240,11 @@ def test_every_example_is_marked():
 
 # ---------------------------------------------------------------- the document is complete
 
-def test_library_table_is_generated_from_the_reference():
+@pytest.mark.parametrize("kind", GENERATED)
+def test_generated_tables_are_current(kind):
     text = doc_text()
-    start, end = text.index(LIBRARY_START) + len(LIBRARY_START), text.index(LIBRARY_END)
-    assert text[start:end].strip() == library_table(), \
+    start, end = written(text, kind)
+    assert text[start:end].strip() == generated(kind), \
         "run 'python3 tests/test_reference_doc.py' to regenerate the library table"
     for name in library.REFERENCE:
         assert f"| `{name}` |" in text
@@ -244,20 +261,32 @@ def test_every_grammar_keyword_is_documented():
 
 def test_every_section_is_documented():
     text = doc_text()
-    missing = [s for s in model.SECTIONS if f"`{s}:`" not in text]
+    missing = [s for s in reader.SECTIONS if f"`{s}:`" not in text]
     assert missing == []
 
 
-def test_every_spec_key_is_documented():
-    tree = ast.parse((ROOT / "compiler" / "model.py").read_text(encoding="utf-8"))
+def spec_keys() -> set:
+    """Every key the compiler's section readers accept: the ``required``/``optional`` tuples of
+    their ``self.keys(...)`` checks, written out or named as module constants."""
     keys = set()
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "keys" and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "self"):
-            for argument in node.args[2:]:
-                if isinstance(argument, ast.Tuple):
-                    keys.update(e.value for e in argument.elts if isinstance(e, ast.Constant))
+    for path in sorted((ROOT / "compiler").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                     for target in node.targets if isinstance(target, ast.Name)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "keys" and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "self"):
+                for argument in node.args[2:]:
+                    if isinstance(argument, ast.Name):
+                        argument = constants.get(argument.id)
+                    if isinstance(argument, ast.Tuple):
+                        keys.update(e.value for e in argument.elts if isinstance(e, ast.Constant))
+    return keys
+
+
+def test_every_spec_key_is_documented():
+    keys = spec_keys()
     assert {"roster", "max_plies", "repeat"} <= keys
     text = doc_text()
     missing = sorted(k for k in keys if f"`{k}`" not in text and f"`{k}:" not in text)
@@ -284,5 +313,5 @@ def test_every_error_code_is_documented():
 
 
 if __name__ == "__main__":
-    write_library_table()
-    sys.stdout.write(f"rewrote the standard-library table in {DOC}\n")
+    write_generated_tables()
+    sys.stdout.write(f"rewrote the standard-library and error-code tables in {DOC}\n")

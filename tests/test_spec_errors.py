@@ -54,6 +54,8 @@ CASES = [
     ("rc314_assign_constant", "RC314", 8, 10, "cannot assign to 'a': it cannot be changed", ANY),
     ("rc315_event_types", "RC315", 8, 48, "event 'scored' had 'by' as a team elsewhere", None),
     ("rc316_lines_needs_a_number", "RC316", 9, 24, "lines(n) needs a plain number", None),
+    ("rc317_none_in_language_2", "RC317", 10, 23, "'target.row' needs a value here, but it may be none",
+     "write 'target != none and ...' first, or give the field an initial: value"),
     ("rc320_not_a_mapping", "RC320", 1, 1, "a game spec is a mapping of sections (game:, board:, turn:, ...)", None),
     ("rc320_section_not_a_mapping", "RC320", 2, 7, "game: must be a mapping of keys", None),
     ("rc320_params_not_a_mapping", "RC320", 8, 13, "params: of action 'go' must be a mapping of keys", None),
@@ -104,6 +106,8 @@ CASES = [
     ("rc357_invariant_kinds", "RC357", 9, 5, "an invariant has either holds: (a condition on every state) or "
      "never_decreases: (a number that may not go down from one state to the next)", None),
     ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),
+    ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
+     "in, 1 or 2", None),
 ]
 
 # Codes the compiler declares but no spec can reach, each with the reason.

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from rulecraft.compiler import find_game, load_rules
+from rulecraft.compiler import find_game, load_rules, read_game
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios, run_scenario
 from rulecraft.errors import ScenarioError
@@ -62,10 +62,11 @@ def test_tables_hold_the_seed_values(rules):
     check_tables(rules)
 
 
-def test_shot_zone_values(rules):
-    source = find_game("taktinen").read_text(encoding="utf-8")
-    for zone, value in SEED_SHOT_ZONES.items():
-        assert f"{{id: {zone}," in source and f"shot: {value}}}" in source.split(f"{{id: {zone},")[1].split("\n")[0]
+def test_shot_zone_values():
+    board = read_game("taktinen").board
+    kind, values = board.attributes["shot"]
+    shots = dict(zip(board.spaces, values))
+    assert {zone: shots[zone] for zone in SEED_SHOT_ZONES} == SEED_SHOT_ZONES
 
 
 def test_a_changed_t1_cell_is_caught(tmp_path):

@@ -77,9 +77,10 @@ class RulecraftGymEnv(gymnasium.Env):
         self.env.step(action)
         self._play_others()
         state = self.env.game_state
-        terminated = state.is_terminal()
-        reward = state.returns()[self.team] if terminated else 0.0
-        return self.env.observe(self.learner), reward, terminated, False, {}
+        ended = state.is_terminal()
+        reward = state.returns()[self.team] if ended else 0.0
+        truncated = ended and state.is_truncated()
+        return self.env.observe(self.learner), reward, ended and not truncated, truncated, {}
 
     def _play_others(self) -> None:
         env = self.env

@@ -22,7 +22,9 @@ How a rulecraft game maps onto OpenSpiel's model (decided from the rule tables a
   zero-sum declaration would mislead algorithms, so the safe declaration is made; the bounds are
   the spec's ``end: range``. Rewards come only at the end (terminal reward model).
 * ``max_game_length`` is the spec's ``limits: max_plies``. It counts every ply, chance outcomes
-  included, so it also bounds OpenSpiel's count of decisions.
+  included, so it also bounds OpenSpiel's count of decisions. A match that reaches it is cut
+  there: the state is terminal with the spec's ``on_limit`` returns (OpenSpiel's own games end
+  at their maximum length the same way).
 
 Observation (``perfect_recall=False``): the list :meth:`State.observation` gives the player (other
 teams' unrevealed secret fields read -1) as a float32 tensor, and as text naming each field.

@@ -17,8 +17,9 @@ Implements PettingZoo's agent-environment-cycle API (``pettingzoo.AECEnv``; the 
   game's ``num_distinct_actions`` with 1 for each legal action of the agent to act (all zeros for
   the others and at the end). ``observation_space(agent)`` and ``action_space(agent)`` return the
   same cached space objects on every call.
-* Rewards are zero until the game ends, then each team's return; all agents terminate together.
-  Nothing is ever truncated: the spec's ``limits: max_plies`` bounds every game.
+* Rewards are zero until the game ends, then each team's return; all agents terminate together,
+  or are truncated together when the match reached the spec's ``limits: max_plies`` (the rewards
+  are then its ``on_limit`` returns).
 * ``render_mode="ansi"``: ``render()`` returns the state as text (the board and every field, as a
   referee sees it); ``"human"``: it prints that text, and so does every ``reset`` and ``step``.
 
@@ -135,7 +136,10 @@ class RulecraftAECEnv(AECEnv):
             self._apply(chance_outcome(state, self.episode_seed))
         if state.is_terminal():
             self.rewards = dict(zip(self.agents, state.returns()))
-            self.terminations = dict.fromkeys(self.agents, True)
+            if state.is_truncated():
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[state.current_player()]

@@ -1,0 +1,231 @@
+"""The ``board:`` section: spaces (a grid or a list of zones), their attributes, adjacency, areas.
+
+Everything here is computed when compiling: each attribute's value on every space, the
+neighbours, the shortest distances, the areas' members and the straight lines ``lines(n)`` asks
+for become tables the rules read at play time. Formulas (``attributes:``, ``adjacent:``,
+``areas:``, ``playable:``) are checked like any rule string and computed by the compile-time
+evaluator (:mod:`evaluate`). Errors: RC331–RC336 and the checker's.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rulecraft.errors import SpecError
+from rulecraft.loader import Mapping, Sequence
+from rulecraft.compiler import ir
+from rulecraft.compiler import types as T
+from rulecraft.compiler.evaluate import NotConstant, evaluate
+from rulecraft.compiler.shapes import Shapes
+from rulecraft.compiler.symbols import Attribute
+from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
+
+MAX_GRID = 64
+# adjacency presets on a grid: (row, column) steps to the neighbours
+PRESETS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
+           "diagonal": ((-1, -1), (-1, 1), (1, -1), (1, 1)),
+           "king": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))}
+
+
+class BoardReader(Shapes):
+    """Reads ``board:`` into an :class:`ir.BoardIR` and declares its names (spaces, ``spaces``,
+    areas, the space attributes)."""
+
+    def read_board(self, board) -> ir.BoardIR:
+        """The board; RC320–RC325, RC331–RC336 and formula errors."""
+        if board is None:
+            board = Mapping()
+            board.position, board.key_positions, board.value_positions = self.top(), {}, {}
+        self.keys(board, "board:", (), ("grid", "spaces", "adjacent", "attributes", "areas"))
+        if ("grid" in board) == ("spaces" in board) and board:
+            raise SpecError("a board has either grid: or spaces:, exactly one", board.position,
+                            code="RC331")
+        grid, attributes = None, {}
+        if "grid" in board:
+            spaces, grid = self._grid(board["grid"])
+            attributes["row"] = (T.INT, tuple(r for r, _ in grid.coords))
+            attributes["col"] = (T.INT, tuple(c for _, c in grid.coords))
+        elif "spaces" in board:
+            spaces, attributes = self._zones(board["spaces"])
+        else:
+            spaces = ()
+        self.symbols.space_count = len(spaces)
+        for index, name in enumerate(spaces):
+            self.declare(name, ir.Const(type=T.SPACE, value=index), board.position)
+        self.declare("spaces", ir.Span(type=T.ListOf(T.SPACE), low=_int(0), high=_int(len(spaces) - 1)),
+                     board.position)
+        for name, (kind, values) in attributes.items():
+            self._space_attribute(name, kind, values)
+        derived = board.get("attributes") or Mapping()
+        for name, _ in self.entries(derived, "board: attributes:", board.value_at("attributes")):
+            self.identifier(name, derived.where(name), "the attribute")
+            attributes[str(name)] = self._per_space(derived, name, len(spaces))
+            self._space_attribute(str(name), *attributes[str(name)])
+        neighbors = self._adjacency(board, len(spaces), grid)
+        distance = _distances(neighbors)
+        self._geometry(spaces, neighbors, distance, grid)
+        areas = {}
+        area_specs = board.get("areas") or Mapping()
+        for name, _ in self.entries(area_specs, "board: areas:", board.value_at("areas")):
+            self.identifier(name, area_specs.where(name), "the area")
+            kind, flags = self._per_space(area_specs, name, len(spaces), T.BOOL)
+            members = tuple(i for i, flag in enumerate(flags) if flag)
+            areas[str(name)] = members
+            self.declare(str(name), ir.Items(type=T.ListOf(T.SPACE),
+                                             items=tuple(ir.Const(type=T.SPACE, value=m) for m in members)),
+                         area_specs.where(name))
+        return ir.BoardIR(tuple(spaces), grid, attributes, neighbors, distance, areas)
+
+    def _space_attribute(self, name, kind, values):
+        table = ir.StaticTable("space", name, tuple(values), kind)
+        self.symbols.attributes[(T.SPACE, name)] = Attribute("static", kind, table=table)
+
+    def _geometry(self, spaces, neighbors, distance, grid):
+        statics = self.symbols.statics
+        statics["NEIGHBORS"] = ir.StaticTable("board", "NEIGHBORS", neighbors, T.ListOf(T.SPACE))
+        statics["NEIGHBOR_SETS"] = ir.StaticTable("board", "NEIGHBOR_SETS",
+                                                  tuple(frozenset(n) for n in neighbors), T.ListOf(T.SPACE))
+        statics["DISTANCE"] = ir.StaticTable("board", "DISTANCE", distance, T.INT, offsets=(0, 0))
+        coords = grid.coords if grid is not None else ()
+        statics["SPACE_AT"] = ir.StaticTable("board", "SPACE_AT", {rc: i for i, rc in enumerate(coords)},
+                                             T.SPACE)
+
+    def _grid(self, grid):
+        self.keys(grid, "board: grid:", ("rows", "columns"), ("name", "playable"))
+        rows, cols = grid["rows"], grid["columns"]
+        for key in ("rows", "columns"):
+            if not isinstance(grid[key], int) or isinstance(grid[key], bool) or not 1 <= grid[key] <= MAX_GRID:
+                raise SpecError(f"'{key}' must be a whole number from 1 to {MAX_GRID}", grid.value_at(key),
+                                code="RC332")
+        pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),
+                                      code="RC333", what="the grid's name:", position=grid.value_at("name"))
+        playable = None
+        if "playable" in grid:
+            row, col = ir.Symbol("row", "local"), ir.Symbol("col", "local")
+            scope = {"row": ir.Var(type=T.INT, symbol=row), "col": ir.Var(type=T.INT, symbol=col)}
+            playable = (self.checker.formula(self.text(grid, "playable", "grid"), scope, T.BOOL,
+                                             "condition"), row, col)
+        spaces, coords = [], []
+        for r in range(1, rows + 1):
+            for c in range(1, cols + 1):
+                if playable and not self._board_value(playable[0], {playable[1]: r, playable[2]: c},
+                                                       grid.value_at("playable")):
+                    continue
+                spaces.append(pattern.fill({"row": str(r), "col": str(c), "col_letter": chr(ord("A") + c - 1),
+                                            "row_letter": chr(ord("a") + r - 1)}))
+                coords.append((r, c))
+        if len(set(spaces)) != len(spaces):
+            raise SpecError("this name pattern gives two spaces the same name", grid.value_at("name"),
+                            code="RC333")
+        return tuple(spaces), ir.GridIR(rows, cols, tuple(coords))
+
+    def _zones(self, spaces):
+        if not isinstance(spaces, Sequence) or not spaces:
+            raise SpecError("spaces: lists the board's spaces", getattr(spaces, "position", None),
+                            code="RC334")
+        names, attributes, keys = [], {}, None
+        for index, space in enumerate(spaces):
+            if not isinstance(space, Mapping) or "id" not in space:
+                raise SpecError("each space is a mapping with an id: and its attributes",
+                                spaces.at(index), code="RC334")
+            names.append(str(self.identifier(space["id"], space.value_at("id"), "the space")))
+            these = [k for k in space if k != "id"]
+            if keys is None:
+                keys = these
+            elif set(these) != set(keys):
+                missing = set(keys) ^ set(these)
+                raise SpecError(f"every space needs the same attributes; this one differs in "
+                                f"{', '.join(sorted(map(str, missing)))}", spaces.at(index), code="RC334")
+            for key in these:
+                value = space[key]
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise SpecError(f"space attribute '{key}' must be a whole number",
+                                    space.value_at(key), code="RC334",
+                                    hint="attributes are numbers; derive others under attributes:")
+                self.identifier(key, space.where(key), "the attribute")
+                attributes.setdefault(str(key), (T.INT, []))[1].append(value)
+        return tuple(names), {name: (kind, tuple(values)) for name, (kind, values) in attributes.items()}
+
+    def _adjacency(self, board, count, grid) -> tuple:
+        if board.get("adjacent") is None:
+            return tuple(() for _ in range(count))
+        text = self.text(board, "adjacent", "board")
+        if str(text) in PRESETS:
+            if grid is None:
+                raise SpecError(f"'{text}' adjacency needs a grid board", board.value_at("adjacent"),
+                                code="RC335")
+            index = {rc: i for i, rc in enumerate(grid.coords)}
+            return tuple(tuple(sorted(index[(r + dr, c + dc)] for dr, dc in PRESETS[str(text)]
+                                      if (r + dr, c + dc) in index)) for r, c in grid.coords)
+        a, b = ir.Symbol("a", "local"), ir.Symbol("b", "local")
+        scope = {"a": ir.Var(type=T.SPACE, symbol=a), "b": ir.Var(type=T.SPACE, symbol=b)}
+        rule = self.checker.formula(text, scope, T.BOOL, "adjacency condition")
+        result = tuple(tuple(y for y in range(count) if y != x and
+                             self._board_value(rule, {a: x, b: y}, text.position)) for x in range(count))
+        for x, near in enumerate(result):
+            for y in near:
+                if x not in result[y]:
+                    names = self.symbols.names
+                    spaces = [n for n, e in names.items() if isinstance(e, ir.Const) and e.type == T.SPACE]
+                    raise SpecError(f"adjacency must be symmetric: {spaces[x]} touches {spaces[y]} "
+                                    "but not the other way", text.position, code="RC335")
+        return result
+
+    def _per_space(self, mapping, name, count, expect=T.INT):
+        text = self.text(mapping, name, "board")
+        z = ir.Symbol("z", "local")
+        formula = self.checker.formula(text, {"z": ir.Var(type=T.SPACE, symbol=z)}, None)
+        if formula.type not in (T.INT, T.BOOL):
+            raise SpecError("a space attribute is a number or a condition", text.position, code="RC336")
+        values = tuple(int(self._board_value(formula, {z: space}, text.position)) for space in range(count))
+        if expect == T.BOOL and formula.type != T.BOOL:
+            raise SpecError("an area is a condition on the space z", text.position, code="RC336")
+        return formula.type, values
+
+    def _board_value(self, formula, env, position):
+        """The value of a board formula for the variables ``env``; RC356 when it fails or reads
+        something that changes during a game."""
+        try:
+            return evaluate(formula, env)
+        except NotConstant:
+            raise SpecError("a board formula may use only the board's attributes, options and "
+                            "constants: it is computed when the spec is compiled", position,
+                            code="RC356") from None
+        except (ArithmeticError, LookupError) as error:
+            raise SpecError(f"this formula fails while computing the board: {error}", position,
+                            code="RC356") from None
+
+
+def _int(value: int) -> ir.Const:
+    return ir.Const(type=T.INT, value=value)
+
+
+def _distances(neighbors) -> tuple:
+    table = []
+    for start in range(len(neighbors)):
+        row = [-1] * len(neighbors)
+        row[start] = 0
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in neighbors[here]:
+                if row[there] < 0:
+                    row[there] = row[here] + 1
+                    queue.append(there)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+def grid_lines(grid: ir.GridIR | None, length: int) -> tuple:
+    """Every straight run of ``length`` spaces of ``grid`` (rows, columns, both diagonals),
+    each once, as tuples of space indices; () when there is none."""
+    if grid is None or not 1 <= length <= max(grid.rows, grid.columns):
+        return ()
+    index = {rc: i for i, rc in enumerate(grid.coords)}
+    result = []
+    for row, col in grid.coords:
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            cells = [(row + dr * k, col + dc * k) for k in range(length)]
+            if all(c in index for c in cells):
+                result.append(tuple(index[c] for c in cells))
+    return tuple(result)

@@ -1,0 +1,203 @@
+"""``setup:`` and ``turn:``: phases of steps, flattened into numbered flow nodes.
+
+Setup's nodes come first, then the turn's; the last turn node leads back to the first. A phase
+with ``when:`` gets an entry node that skips the whole phase when the condition is false; a
+repeated choice (``repeat:``) gets an ``after`` node that returns to it while the condition holds.
+An action's ``then:`` steps are nodes too, ending in the runtime's RETURN. Reading numbers the
+nodes and records every goto target; :meth:`FlowReader.compile_node` checks each step's rule
+strings once every name is known. Errors: RC345–RC347, RC350–RC354, RC326 and the checker's.
+"""
+
+from __future__ import annotations
+
+from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.loader import Mapping, Sequence, Text
+from rulecraft.compiler import ir
+from rulecraft.compiler import types as T
+from rulecraft.compiler.shapes import Shapes
+from rulecraft.runtime.tables import RETURN, STOP
+
+STEP_KINDS = ("do", "choose", "secret", "roll")
+PHASE_KEYS = ("rule", "steps", "do", "choose", "secret", "roll", "into", "by", "repeat", "when", "doc")
+STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "into", "by", "repeat", "when", "label", "doc")
+
+
+class FlowReader(Shapes):
+    """Reads the phases into :class:`ir.NodeIR` (see the module docstring)."""
+
+    def read_flow(self, data) -> tuple[list, int]:
+        """``setup:`` then ``turn:`` as numbered nodes; returns ``(nodes, first turn node)``.
+        RC345 (not lists of phases, or no turn phase), RC346, RC347, RC326 and shape errors."""
+        nodes: list = []
+        self._step_specs: dict = {}     # node index -> (its step mapping, its phase's when-mapping)
+        seen: dict = {}
+        setup = data.get("setup") or Sequence()
+        turn = data["turn"]
+        for section, name in ((setup, "setup"), (turn, "turn")):
+            if not isinstance(section, Sequence):
+                raise SpecError(f"{name}: is a list of phases", getattr(section, "position", None),
+                                code="RC345")
+        if not turn:
+            raise SpecError("turn: needs at least one phase", turn.position, code="RC345")
+        for index, phase in enumerate(setup):
+            self._phase(phase, nodes, seen)
+        first_turn = len(nodes)
+        for index, phase in enumerate(turn):
+            self._phase(phase, nodes, seen)
+        for node in nodes[:-1]:
+            node.next = node.index + 1
+        nodes[-1].next = first_turn
+        return nodes, first_turn
+
+    def _phase(self, phase, nodes, seen):
+        self.keys(phase, "a phase", ("phase",), PHASE_KEYS)
+        name = self.identifier(phase["phase"], phase.value_at("phase"), "the phase")
+        if name in seen:
+            raise SpecError(f"two phases are called '{name}'", phase.value_at("phase"), code="RC346",
+                            also=seen[name])
+        seen[name] = phase.value_at("phase")
+        rule = self.rule_of(phase, f"phase '{name}'")
+        self.symbols.goto_targets[name] = len(nodes)
+        steps = phase.get("steps")
+        if steps is None:
+            single = Mapping({k: v for k, v in phase.items() if k not in ("phase", "steps", "doc")})
+            single.position, single.key_positions = phase.position, phase.key_positions
+            single.value_positions = phase.value_positions
+            self._step(single, name, rule, nodes)
+            return
+        if any(k in phase for k in STEP_KINDS):
+            raise SpecError("a phase has steps: or one step's keys, not both", phase.position, code="RC347")
+        if not isinstance(steps, Sequence) or not steps:
+            raise SpecError("steps: lists the phase's steps", phase.value_at("steps"), code="RC347")
+        entry = None
+        if "when" in phase:
+            entry = ir.NodeIR(len(nodes), "do", name, rule)
+            self._step_specs[entry.index] = (None, phase)
+            nodes.append(entry)
+        for step in steps:
+            self._step(step, name, rule, nodes)
+        if entry is not None:
+            entry.target = len(nodes) - 1          # the phase's last node, for skipping it whole
+
+    def _step(self, step, phase, rule, nodes, owner_action=None):
+        self.keys(step, "a step", (), STEP_KEYS)
+        kinds = [k for k in STEP_KINDS if k in step]
+        if len(kinds) != 1:
+            raise SpecError("a step does exactly one of do:, choose:, secret: or roll:", step.position,
+                            code="RC347")
+        kind = kinds[0]
+        node = ir.NodeIR(len(nodes), kind, phase, str(step.get("rule", rule)), owner_action=owner_action)
+        if "label" in step:
+            label = self.identifier(step["label"], step.value_at("label"), "the step label")
+            if label in self.symbols.goto_targets:
+                raise SpecError(f"the label '{label}' is used twice", step.value_at("label"), code="RC346")
+            self.symbols.goto_targets[label] = node.index
+            node.label = label
+        allowed = {"do": (), "choose": ("by", "repeat"), "secret": ("by",), "roll": ("into",)}[kind]
+        for key in ("by", "repeat", "into"):
+            if key in step and key not in allowed:
+                raise SpecError(f"'{key}:' does not go with {kind}:", step.where(key), code="RC347")
+        if kind == "roll" and "into" not in step:
+            raise SpecError("roll: needs into: naming where the result goes", step.position, code="RC347")
+        self._step_specs[node.index] = (step, None)
+        nodes.append(node)
+        if kind == "choose" and "repeat" in step:
+            after = ir.NodeIR(len(nodes), "after", phase, node.rule, target=node.index,
+                              owner_action=owner_action)
+            self._step_specs[after.index] = (step, None)
+            nodes.append(after)
+
+    def then_steps(self, action_name: str, rule: str, steps, position, nodes) -> int:
+        """Append an action's ``then:`` steps to ``nodes`` (ending in RETURN); returns the first."""
+        if not isinstance(steps, Sequence) or not steps:
+            raise SpecError("then: lists the steps that follow the action", position, code="RC347")
+        first = len(nodes)
+        for step in steps:
+            self._step(step, action_name, rule, nodes, owner_action=action_name)
+        for node in nodes[first:-1]:
+            node.next = node.index + 1
+        nodes[-1].next = RETURN
+        return first
+
+    # ---------- checking each node's rule strings ----------
+    def compile_node(self, node: ir.NodeIR, nodes: list, actions: dict) -> None:
+        """Fill in ``node`` from its step: guard, effects, die, chooser, offered actions, repeat
+        and skip target. RC350–RC354 and the checker's errors."""
+        step, phase = self._step_specs[node.index]
+        if node.kind == "after":
+            node.repeat = self.checker.condition(self.text(step, "repeat", "step"))
+            return
+        if phase is not None:                       # the entry node of a guarded phase
+            node.guard = self.checker.condition(self.text(phase, "when", "phase"))
+            node.skip = nodes[node.target].next
+            node.target = None
+            return
+        if "when" in step:
+            node.guard = self.checker.condition(self.text(step, "when", "step"))
+        node.skip = node.next
+        if node.kind == "choose" and "repeat" in step:
+            node.skip = nodes[node.next].next
+        if node.kind == "do":
+            node.body = self.effects.effects(self.text(step, "do", "step"), rule=node.rule)
+            if _stops(node.body):
+                raise SpecError("stop leaves a choice; it belongs in an action's effect", step.value_at("do"),
+                                code="RC350")
+        elif node.kind == "roll":
+            self._roll(node, step)
+        else:
+            self._choice(node, step, actions)
+
+    def _roll(self, node, step):
+        die = str(step["roll"])
+        if die not in self.dice:
+            raise SpecError(f"unknown die '{die}'", step.value_at("roll"), code="RC351",
+                            hint=did_you_mean(die, self.dice) or "declare it under dice:")
+        node.die = die
+        target = self.text(step, "into", "step")
+        node.roll_value = ir.Symbol("value", "roll")
+        value = ir.Var(type=self.dice[die].type, symbol=node.roll_value)
+        # the roll is an assignment of the die's value to the place named by into:
+        node.body = self.effects.effects(Text(f"{target} = __roll__", target.position, target._offsets),
+                                         {"__roll__": value}, rule=node.rule)
+
+    def _choice(self, node, step, actions):
+        names = step[node.kind]
+        if isinstance(names, str):
+            names = Sequence([names])
+            names.positions, names.position = [step.value_at(node.kind)], step.value_at(node.kind)
+        for index, name in enumerate(names):
+            if str(name) not in actions:
+                raise SpecError(f"unknown action '{name}'", names.at(index), code="RC352",
+                                hint=did_you_mean(str(name), actions) or "declare it under actions:")
+            node.actions.append(actions[str(name)])
+        if node.kind == "choose":
+            if "by" not in step:
+                raise SpecError("choose: needs by: naming the team that chooses", step.position, code="RC353")
+            by = self.text(step, "by", "step")
+            node.actor = self.checker.checked(self.checker.formula(by, {}, T.TEAM, "chooser"),
+                                              step.value_at("by"), "by: gave none, not a team")
+        elif step.get("by") is not None:
+            node.actor = self.checker.formula(self.text(step, "by", "step"), {}, T.ListOf(T.TEAM),
+                                              "list of teams")
+        else:
+            node.actor = self.checker.all_of(T.TEAM)
+        for action in node.actions:
+            if action.subflow is not None and node.kind == "secret":
+                raise SpecError(f"action '{action.name}' has then: steps, so it cannot be a secret "
+                                "choice (each team's choice is hidden until all have chosen)",
+                                step.position, code="RC354")
+            if action.subflow is not None and node.owner_action is not None:
+                raise SpecError(f"action '{action.name}' has then: steps, so it cannot be chosen "
+                                "inside another action's then: steps", step.position, code="RC354")
+
+
+def _stops(statements) -> bool:
+    """Whether a ``stop`` stands anywhere in ``statements``."""
+    for stmt in statements:
+        if isinstance(stmt, ir.Jump) and stmt.target == STOP:
+            return True
+        if isinstance(stmt, ir.When) and (_stops(stmt.then) or _stops(stmt.other)):
+            return True
+        if isinstance(stmt, ir.Loop) and _stops(stmt.body):
+            return True
+    return False

@@ -1,0 +1,90 @@
+"""Read one loaded ``game.yaml`` into the checked :class:`ir.GameIR`.
+
+Sections are read in the order their names depend on each other (game, options, enums, board,
+pieces, dice, state, tables, define, procedures, the flow and actions, the closing sections);
+the flow's and actions' rule strings are checked last, once every name and goto target is
+known. Errors are :class:`rulecraft.errors.SpecError` (RC3xx) at the offending key or token.
+Source of the format: ``docs/spec-reference.md``.
+"""
+
+from __future__ import annotations
+
+from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.loader import Mapping
+from rulecraft.compiler import ir, library
+from rulecraft.compiler.actions import ActionsReader
+from rulecraft.compiler.board import BoardReader, grid_lines
+from rulecraft.compiler.checker import Checker
+from rulecraft.compiler.declarations import DeclarationsReader
+from rulecraft.compiler.ending import EndingReader
+from rulecraft.compiler.pieces import PiecesReader
+from rulecraft.compiler.statements import Effects
+from rulecraft.compiler.symbols import Symbols
+
+SECTIONS = ("game", "options", "enums", "board", "pieces", "dice", "state", "tables", "define",
+            "procedures", "setup", "turn", "actions", "triggers", "end", "evaluation", "invariants",
+            "limits", "open_questions")
+
+
+class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, EndingReader):
+    """Turn one loaded spec (``data``, from :func:`rulecraft.loader.load_yaml`) at ``path`` into
+    a :class:`ir.GameIR` under the option values ``option_values`` (see the module docstring)."""
+
+    def __init__(self, data, path: str, option_values: dict | None = None):
+        super().__init__(path, Symbols())
+        if not isinstance(data, Mapping):
+            raise SpecError("a game spec is a mapping of sections (game:, board:, turn:, ...)",
+                            self.top(), code="RC320")
+        self.data = data
+        self.option_values = dict(option_values or {})
+        self.checker = Checker(self.symbols, dict(library.FUNCTIONS))
+        self.effects = Effects(self.checker, dict(library.PROCEDURES))
+
+    def build(self) -> ir.GameIR:
+        """Read and check every section; returns the IR. RC321 (unknown section), RC322 (no
+        ``game:``, ``turn:`` or ``end:``) and every error of the section readers and the checker."""
+        data = self.data
+        for key in data:
+            if key not in SECTIONS:
+                raise SpecError(f"unknown section '{key}'", data.where(key), code="RC321",
+                                hint=did_you_mean(str(key), SECTIONS) or "sections: " + ", ".join(SECTIONS))
+        for key in ("game", "turn", "end"):
+            if key not in data:
+                raise SpecError(f"the spec needs a '{key}:' section", data.position, code="RC322")
+        meta = self.read_game(data["game"])
+        options = self.read_options(data.get("options"), self.option_values)
+        self.enums = self.read_enums(data.get("enums"))
+        self.board = self.read_board(data.get("board"))
+        at = self.read_pieces(data.get("pieces"), self.board)
+        self.dice = self.read_dice(data.get("dice"), self.enums)
+        fields = [at] + self.read_state(data.get("state"), self.enums, at.base + at.size)
+        slots = fields[-1].base + fields[-1].size + (1 if fields[-1].reveal_slot is not None else 0)
+        tables = self.read_tables(data.get("tables"), self.enums)
+        self.read_functions(data.get("define"))
+        self.read_procedures(data.get("procedures"))
+        nodes, first_turn = self.read_flow(data)
+        actions = self.read_actions(data.get("actions"), nodes)
+        triggers = self.read_triggers(data.get("triggers"))
+        end_rule, team, returns, returns_range = self.read_end(data["end"])
+        evaluation = self.read_evaluation(data.get("evaluation"), team, returns)
+        invariants = self.read_invariants(data.get("invariants"))
+        max_plies, on_limit, limit_source = self.read_limits(data.get("limits"), team)
+        by_name = {a.name: a for a in actions}
+        for node in nodes:
+            self.compile_node(node, nodes, by_name)
+        for action in actions:
+            self.compile_action(action)
+        symbols = self.symbols
+        self.board.lines = {n: grid_lines(self.board.grid, n) for n in sorted(symbols.lines_needed)}
+        return ir.GameIR(
+            meta=meta, options=options, teams=self.teams, board=self.board, kinds=self.kinds,
+            kind_attributes=self.kind_attributes, kind_symbols=self.kind_symbols, pieces=self.pieces,
+            enums=self.enums, dice=self.dice, fields=fields, slots=slots, piece_index=symbols.piece_index,
+            tables=tables, nodes=nodes, actions=actions, triggers=triggers, returns=returns,
+            returns_team=team, returns_range=returns_range, evaluation=evaluation, invariants=invariants,
+            max_plies=max_plies, on_limit=on_limit, limit_source=limit_source, events=symbols.events,
+            open_questions=self.read_open_questions(data.get("open_questions")),
+            first_turn_node=first_turn, constants=self.constants(), faults=symbols.faults,
+            warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
+            routines=[r for r in symbols.routines.values() if r is not None])
+

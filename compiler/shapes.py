@@ -1,0 +1,94 @@
+"""Checks of the YAML shape of a spec: the helpers every section reader uses.
+
+Each check refuses a value of the wrong shape at its own position with a stable code: RC320 (not
+a mapping or list), RC321 (unknown key, with a did-you-mean), RC322 (missing key), RC323 (not a
+text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id).
+"""
+
+from __future__ import annotations
+
+from rulecraft.errors import Position, SpecError, did_you_mean
+from rulecraft.loader import Mapping, Sequence, Text
+from rulecraft.compiler import ir
+from rulecraft.compiler.names import name_problem
+from rulecraft.compiler.symbols import Symbols
+
+
+class Shapes:
+    """The shape checks of one spec file at ``path``, declaring names into ``symbols``."""
+
+    def __init__(self, path: str, symbols: Symbols):
+        self.path = path
+        self.symbols = symbols
+
+    def top(self) -> Position:
+        """The start of the spec file: where a message about the whole file points."""
+        return Position(self.path, 1, 1)
+
+    def entries(self, mapping, where: str, position: Position | None = None) -> list:
+        """The (key, value) pairs of an optional mapping; RC320 when something else stands there."""
+        return list(self._shaped(mapping, Mapping, f"{where} must be a mapping of keys", position).items())
+
+    def listed(self, sequence, where: str, position: Position | None = None) -> list:
+        """The items of an optional list; RC320 when something else stands there."""
+        return list(self._shaped(sequence, Sequence, f"{where} must be a list", position))
+
+    def _shaped(self, value, shape, message: str, position: Position | None):
+        if value is None:
+            return shape()
+        if not isinstance(value, shape):
+            raise SpecError(message, getattr(value, "position", None) or position or self.top(),
+                            code="RC320")
+        return value
+
+    def keys(self, mapping, where: str, required=(), optional=()):
+        """Check ``mapping`` has every ``required`` key and no key outside ``required`` and
+        ``optional``; returns it. RC320 (not a mapping), RC321 (unknown key), RC322 (missing key)."""
+        if not isinstance(mapping, Mapping):
+            raise SpecError(f"{where} must be a mapping of keys",
+                            getattr(mapping, "position", None) or self.top(), code="RC320")
+        allowed = set(required) | set(optional)
+        for key in mapping:
+            if key not in allowed:
+                raise SpecError(f"unknown key '{key}' in {where}", mapping.where(key), code="RC321",
+                                hint=did_you_mean(str(key), allowed) or
+                                "allowed: " + ", ".join(sorted(allowed)))
+        for key in required:
+            if key not in mapping:
+                raise SpecError(f"{where} needs '{key}:'", mapping.position, code="RC322")
+        return mapping
+
+    def text(self, mapping, key, where) -> Text:
+        """``mapping[key]`` as a :class:`Text` (a number becomes its text, positioned at the
+        value); RC323 when it is a bool, null, mapping or list."""
+        value = mapping[key]
+        if isinstance(value, bool) or value is None or isinstance(value, (Mapping, Sequence)):
+            raise SpecError(f"'{key}' in {where} must be a text", mapping.value_at(key), code="RC323")
+        if not isinstance(value, Text):
+            value = Text(str(value), mapping.value_at(key))
+        return value
+
+    def identifier(self, word, position, what: str) -> str:
+        """``word``, checked as a name (:func:`names.name_problem`); RC324 otherwise."""
+        problem = name_problem(word)
+        if problem is not None:
+            reserved = isinstance(word, str) and problem.endswith("reserved word of the rule language")
+            raise SpecError(f"{what} '{word}' is {'a reserved word' if reserved else 'not a valid name'}",
+                            position, code="RC324", hint=None if reserved else problem)
+        return word
+
+    def declare(self, name: str, value: ir.Expr, position) -> None:
+        """Add ``name`` to the spec's one namespace, standing for ``value``; RC325 when it is
+        already declared."""
+        if name in self.symbols.names:
+            raise SpecError(f"the name '{name}' is declared twice", position, code="RC325",
+                            hint="teams, spaces, kinds, enum values, options and state fields "
+                                 "share one namespace")
+        self.symbols.names[name] = value
+
+    def rule_of(self, mapping, where) -> str:
+        """The rule id (``rule:``) of ``mapping``, as a string; RC326 when it has none."""
+        if "rule" not in mapping:
+            raise SpecError(f"{where} needs a rule id ('rule: \"4.1\"') naming its rulebook section",
+                            mapping.position, code="RC326")
+        return str(mapping["rule"])

@@ -1,0 +1,61 @@
+"""Functions that generated rule modules call: shared here once instead of written into each module.
+
+Generated modules import this module and :mod:`rulecraft.runtime.tables` only. Everything here is
+plain, game-independent code over the module's precomputed tables.
+"""
+
+from __future__ import annotations
+
+from rulecraft.errors import RuleFault
+
+
+def connected_from(neighbors, start: int, allowed) -> tuple:
+    """``connected(z, y in S where C)``: ``start``, then every space linked to it through
+    adjacent spaces of ``allowed`` (a set of space indices), in order of distance; () for none."""
+    if start < 0:
+        return ()
+    found, seen, index = [start], {start}, 0
+    while index < len(found):
+        for there in neighbors[found[index]]:
+            if there in allowed and there not in seen:
+                seen.add(there)
+                found.append(there)
+        index += 1
+    return tuple(found)
+
+
+def reach_from(reached, z: int, steps: int) -> tuple:
+    """``reach(z, steps)``: the squares the set of grid steps ``steps`` reaches from square
+    ``z`` (``reached[steps][z]``, precomputed); () for none."""
+    return reached[steps][z] if z >= 0 else ()
+
+
+def at_least(needed: int, items) -> bool:
+    """``count(...) >= needed``, going through ``items`` only until that many are found."""
+    for _ in items:
+        needed -= 1
+        if not needed:
+            return True
+    return False
+
+
+def grouped(spaces, attribute) -> dict:
+    """The spaces of ``spaces`` by their value of ``attribute`` (a per-space table), in board
+    order: ``{value: (space, ...)}``."""
+    groups: dict = {}
+    for z in spaces:
+        groups.setdefault(attribute[z], []).append(z)
+    return {value: tuple(found) for value, found in groups.items()}
+
+
+def fault_raiser(faults: tuple):
+    """The function a generated module calls where a rule meets a value it cannot use.
+
+    ``faults[k]`` is ``(where, what)``: the spec position (``file:line:col``) and what the rule
+    tried (``"z.low: z is none"``). Calling the result with ``k`` raises :class:`RuleFault`
+    (RC405); the engine then restores the state as it was before the action.
+    """
+    def fault(k: int):
+        where, what = faults[k]
+        raise RuleFault(f"{where}: {what}")
+    return fault

@@ -165,6 +165,32 @@ def random_playout(game: Game, seed: int) -> State:
         assert all(isinstance(kind, str) and isinstance(values, dict) for kind, _, values in events)
 
 
+def random_matches(game: Game, count: int) -> int:
+    """Play ``count`` seeded random matches (seeds 0 to count - 1: decisions drawn uniformly with
+    ``random.Random(seed)``, dice with the match sampler); returns the longest match in plies.
+
+    Asserts after every ply that no spec invariant is broken (the never-decreasing ones against
+    the ply before), that the match has not reached ``limits: max_plies`` and, at the end, that
+    the returns lie within ``end: range``. A dead end (no legal action) fails in ``choice``.
+    """
+    low, high = game.rules.returns_range
+    longest = 0
+    for seed in range(count):
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            before = state.clone()
+            if state.is_chance_node():
+                state.apply_unchecked(chance_outcome(state, seed))
+            else:
+                state.apply_unchecked(rng.choice(state.legal_actions()))
+            broken = game.broken_invariants(state, before)
+            assert not broken, f"seed {seed}, ply {state.ply}: {broken}"
+            assert state.ply < game.rules.max_plies, f"seed {seed} reached max_plies"
+        assert all(low <= r <= high for r in state.returns())
+        longest = max(longest, state.ply)
+    return longest
+
+
 def run_scenarios(game) -> int:
     """Run every scenario of ``game`` (its ``scenarios/`` folder), checking each frame's state.
 

@@ -38,8 +38,8 @@ ref = _load_reference()
 # full-length matches.
 SEEDS = range(24)
 SLOW_SEEDS = range(1000, 1300)
-OPTION_SETS = ({}, {"layout": "B"}, {"custom_formations": False, "slow_goal_kick": True},
-               {"layout": "B", "slow_goal_kick": True})
+OPTION_SETS = ({}, {"layout": "B"}, {"custom_formations": False, "keepers_placed_home": True},
+               {"layout": "B", "keepers_placed_home": True})
 
 
 def options_for(seed: int, short: bool) -> dict:

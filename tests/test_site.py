@@ -204,8 +204,8 @@ def test_grid_board_facts_define_constants_and_space_tables_reach_the_texts():
     renderer = Book(BALL, ("en",)).renderer("en")
     text = ("{{ board.columns }}x{{ board.rows }} {{ board.column_letters | first }}-"
             "{{ board.column_letters | last }} {{ define.ap_per_turn }} {{ table.formation[5] }}")
-    assert renderer.render(text) == "13x17 A-M 2 8G"
-    assert "| 5 | 8G |" in renderer.render("{{ table.formation }}")
+    assert renderer.render(text) == "13x17 A-M 2 7F"
+    assert "| 5 | 7F |" in renderer.render("{{ table.formation }}")
 
 
 def test_the_board_page_shows_the_line_up_a_decision_free_setup_makes():
@@ -221,7 +221,7 @@ def test_the_board_page_shows_the_line_up_a_decision_free_setup_makes():
 
 def test_examples_mark_the_carrier_and_flag_knocked_down_pieces():
     book = Book(BALL, ("en",))
-    scenario = next(s for s in book.scenarios if s.id == "BALL-FIRST-TURN")
+    scenario = next(s for s in book.scenarios if s.id == "BALL-5-fumble")
     pages = GamePages(book, "en", frames={scenario.id: play(book, scenario)})
     book.scenarios[:] = [scenario]
     pages.render("examples")

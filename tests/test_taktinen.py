@@ -16,6 +16,8 @@ from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios, run_scenario
 from rulecraft.errors import ScenarioError
 
+from helpers import random_matches
+
 SEED_TABLES = {
     # §3.1: the eight tactics cards, defenders-midfielders-forwards
     "formation_cards": ((4, 4, 2), (4, 2, 4), (4, 3, 3), (4, 5, 1), (5, 3, 2), (3, 5, 2), (3, 4, 3), (5, 4, 1)),
@@ -141,22 +143,8 @@ def test_a_person_plays_a_full_match_against_the_greedy_bot_with_undo_and_resume
 @pytest.mark.slow
 def test_a_thousand_random_matches_keep_the_declared_invariants():
     """1,000 random matches (seeded): no dead end, every spec invariant after every ply (the
-    never-decreasing clock compared with the ply before), the ply bound, returns within range."""
-    import random
-
-    from rulecraft.runtime.match import chance_outcome
-
+    never-decreasing clock compared with the ply before), below the ply bound, returns within range."""
     game = Game(load_rules("taktinen"))
-    low, high = game.rules.returns_range
-    for seed in range(1000):
-        state, rng = game.new_initial_state(), random.Random(seed)
-        while not state.is_terminal():
-            before = state.clone()
-            if state.is_chance_node():
-                state.apply_unchecked(chance_outcome(state, seed))
-            else:
-                state.apply_unchecked(rng.choice(state.legal_actions()))
-            broken = game.broken_invariants(state, before)
-            assert not broken, f"seed {seed}, ply {state.ply}: {broken}"
-            assert state.ply <= game.rules.max_plies
-        assert all(low <= r <= high for r in state.returns())
+    longest = random_matches(game, 1000)
+    print(f"taktinen: the longest of 1,000 random matches has {longest} plies "
+          f"(limits: max_plies {game.rules.max_plies})")

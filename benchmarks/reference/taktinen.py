@@ -97,7 +97,7 @@ def _action_bases(blocks):
 (A_FORMATION, A_START_WITH_BALL, A_PLACE, A_ADJUST, A_END_ADJUSTMENTS, A_TARGET, A_SUBSTITUTE,
  A_SEND_OFF, A_BRING, A_SHOOT, A_HOLD_FIRE, A_FREE_KICK_SHOT, A_PLAY_ON, A_CORNER, A_KEEPER,
  A_KICK, A_MIDFIELD, A_ATTACK, A_DEFENCE, A_MOVE, A_END_MOVES, A_FREE_MOVE, A_END_FREE_MOVES,
- NUM_ACTIONS) = _action_bases((
+ A_SLOW_GOAL_KICK, A_QUICK_GOAL_KICK, NUM_ACTIONS) = _action_bases((
      11 * 11,                         # formation d-m, d and m in 0..10 (forwards = 10 - d - m)
      2,                               # start_with_ball team
      ZONE_COUNT,                      # place (the next unplaced player) in zone
@@ -116,6 +116,7 @@ def _action_bases(blocks):
      1,                               # end_moves
      PIECE_COUNT * ZONE_COUNT,        # free_move player, zone
      1,                               # end_free_moves
+     1, 1,                            # slow_goal_kick, quick_goal_kick
  ))
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 
@@ -123,7 +124,7 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)
 (N_FORMATION, N_START_ROLL_HOME, N_START_ROLL_AWAY, N_START_CHOICE, N_PLACE, N_ADJUST, N_TARGET,
  N_SUBSTITUTE, N_DIE_CONTROLLING, N_DIE_PASSIVE, N_SPECIAL_ROLL, N_CARD_ROLL, N_SEND_OFF, N_BRING,
  N_SHOT_CHOICE, N_SHOT_ROLL, N_SHOT_ROLL2, N_OPTION, N_MOVE, N_FREE_MOVE, N_FREE_KICK, N_KEEPER,
- N_KICK, N_PENALTY_ROLL, N_CORNER, N_OVER) = range(26)
+ N_KICK, N_PENALTY_ROLL, N_CORNER, N_GOAL_KICK_PACE, N_OVER) = range(27)
 NOBODY_OFFSIDE = (False,) * ZONE_COUNT
 CHANCE_NODES = frozenset((N_START_ROLL_HOME, N_START_ROLL_AWAY, N_DIE_CONTROLLING, N_DIE_PASSIVE,
                           N_SPECIAL_ROLL, N_CARD_ROLL, N_SHOT_ROLL, N_SHOT_ROLL2, N_PENALTY_ROLL))
@@ -221,20 +222,21 @@ class TaktinenGame:
     """The game's options (the spec's ``options``) and its board.
 
     ``layout`` A or B (§1.2), ``custom_formations`` (§3.1: any D-M-F summing to 10, else only the
-    eight tactics cards), ``slow_goal_kick`` (§5.3: an extra movement phase before a goal kick)
-    and ``max_turns_per_half`` (the project's cap on turns per half, 10..500). Raises ValueError
-    for an option outside its range.
+    eight tactics cards), ``keepers_placed_home`` (open question keeper-placement: each
+    goalkeeper goes in his own penalty area at every re-placement, not only at a kick-off) and
+    ``max_turns_per_half`` (the project's cap on turns per half, 10..500). Raises ValueError for
+    an option outside its range.
     """
 
     num_distinct_actions = NUM_ACTIONS
 
-    def __init__(self, layout: str = "A", custom_formations: bool = True, slow_goal_kick: bool = False,
-                 max_turns_per_half: int = 60):
+    def __init__(self, layout: str = "A", custom_formations: bool = True,
+                 keepers_placed_home: bool = False, max_turns_per_half: int = 60):
         if not 10 <= max_turns_per_half <= 500:
             raise ValueError("max_turns_per_half is 10..500")
         self.board = board_for(layout)
         self.layout = layout
-        self.slow_goal_kick = bool(slow_goal_kick)
+        self.keepers_placed_home = bool(keepers_placed_home)
         self.max_turns_per_half = max_turns_per_half
         cards = {d * 11 + m for d, m, _ in FORMATION_CARDS}
         self.formation_actions = [A_FORMATION + d * 11 + m for d in range(11) for m in range(11 - d)
@@ -282,7 +284,7 @@ class TaktinenState:
         self.ball, self.ball_value = CENTRE, 3
         self.situation = KICK_OFF
         self.restart_turn = self.next_restart = False
-        self.slow_kick_pending = self.in_slow_kick = False
+        self.goal_kick_waiting = self.in_slow_kick = False
         self.start_zone = self.target = self.substitute = NONE
         self.controlling_at_start = HOME
         self.result = KEPT
@@ -463,6 +465,8 @@ class TaktinenState:
             return [A_KEEPER, A_KEEPER + 1, A_KEEPER + 2]
         if node == N_KICK:
             return [A_KICK, A_KICK + 1, A_KICK + 2]
+        if node == N_GOAL_KICK_PACE:
+            return [A_SLOW_GOAL_KICK, A_QUICK_GOAL_KICK]
         return [A_CORNER + z for z in self.board.corner_zones[team]]
 
     def _target_ok(self, team, zone):
@@ -475,14 +479,23 @@ class TaktinenState:
             return False
         return self.count[1 - team][zone] > 0 or any(mine[y] and not offside[y] for y in near)
 
+    def _keeper_placed_home(self, team):
+        """Whether ``team``'s goalkeeper must stand in his own penalty area: at a kick-off
+        (§3.3.1), the defending keeper at a penalty (§5.5.1), at every re-placement with the
+        option keepers_placed_home."""
+        return self.situation == KICK_OFF or (self.situation == PENALTY and team != self.controlling) \
+            or self.game.keepers_placed_home
+
     def _placement_ok(self, team, piece, left, zone):
         """§3.3 with the additions of the situation being set up (§3.3.1, §5.1.1, §5.5.1):
         may ``piece``, the next of the ``left`` players ``team`` has to place, go to ``zone``?"""
         board, count = self.board, self.count[team]
         goalkeeper = piece == team
+        if goalkeeper and self._keeper_placed_home(team) and zone != OWN_AREA[team]:
+            return False
         if self.situation == KICK_OFF:
             if goalkeeper:
-                return zone == OWN_AREA[team]
+                return True
             return board.partly_own_half[team][zone] and (
                 team != self.controlling or zone == CENTRE
                 or count[CENTRE] + left - 1 >= 2)
@@ -492,7 +505,7 @@ class TaktinenState:
                 if zone == area:
                     return not goalkeeper and count[zone] == 0
                 return left > 1 or count[area] == 1
-            return zone == OWN_AREA[team] if goalkeeper else zone != OWN_AREA[team]
+            return goalkeeper or zone != OWN_AREA[team]
         if self.situation == FREE_KICK:
             if team == self.controlling:
                 return zone == self.ball or left > 1 or count[self.ball] > 0
@@ -513,12 +526,11 @@ class TaktinenState:
             if here < 0 or p in self.adjusted:
                 continue
             for zone in board.neighbors[here]:
-                if self.situation == KICK_OFF:
-                    if p == team:
-                        ok = zone == OWN_AREA[team]
-                    else:
-                        ok = board.partly_own_half[team][zone] and \
-                            count[CENTRE] - (here == CENTRE) + (zone == CENTRE) >= 2
+                if p == team and self._keeper_placed_home(team):
+                    ok = zone == OWN_AREA[team]
+                elif self.situation == KICK_OFF:
+                    ok = board.partly_own_half[team][zone] and \
+                        count[CENTRE] - (here == CENTRE) + (zone == CENTRE) >= 2
                 elif self.situation == PENALTY:
                     area = OWN_AREA[1 - team]
                     ok = zone != area and here != area
@@ -555,7 +567,8 @@ class TaktinenState:
         (in id order: players, then zones, each in board order)."""
         board, at, option = self.board, self.at, self.option[team]
         offside = self._offside(team)
-        may_carry = team == self.controlling
+        # §4.7.7; before a slow goal kick is taken the ball stays in the penalty area (§5.3)
+        may_carry = team == self.controlling and not self.in_slow_kick
         actions = []
         for p in TEAM_PIECES[team]:
             here = at[p]
@@ -640,15 +653,11 @@ class TaktinenState:
             return self._end_placement() if len(self.adjusted) >= 2 else None
         if node == N_TARGET:
             self.target = action - A_TARGET
-            if self.count[HOME][self.target] + self.count[AWAY][self.target] == 0:
-                self.node = N_SUBSTITUTE
-            else:
-                self.node = N_DIE_CONTROLLING
+            self.node = N_DIE_CONTROLLING
             return None
         if node == N_SUBSTITUTE:
             self.substitute = action - A_SUBSTITUTE
-            self.node = N_DIE_CONTROLLING
-            return None
+            return self._control_test()
         if node == N_OPTION:
             self.option[team] = (MIDFIELD, ATTACK, DEFENCE)[action - A_MIDFIELD]
             return self._start_moves()
@@ -661,8 +670,13 @@ class TaktinenState:
         if node == N_SHOT_CHOICE:
             if action == A_HOLD_FIRE:
                 return self._start_movement()
-            self.shot_modifier = self._shot_modifier()
-            self.node = N_SHOT_ROLL
+            return self._take_shot()
+        if node == N_GOAL_KICK_PACE:
+            # §5.3: a slow goal kick begins with an extra movement phase, controlling team first
+            if action == A_SLOW_GOAL_KICK:
+                self.in_slow_kick = True
+                return self._start_movement()
+            self._decision(N_TARGET, self.controlling)
             return None
         if node == N_FORMATION:
             defenders, midfielders = divmod(action - A_FORMATION, 11)
@@ -684,11 +698,12 @@ class TaktinenState:
             self.sent_off[player] = True
             return self._after_cards()
         if node == N_FREE_KICK:
+            # §5.1: declaring the shot is taking it (phase 6); declining starts a new turn
             self.situation = OPEN_PLAY
             if action == A_PLAY_ON:
                 return self._end_turn()
             self.free_kick_shot = True
-            return self._goal_attempt()
+            return self._take_shot()
         if node == N_KEEPER:
             self.keeper_guess = action - A_KEEPER
             self._decision(N_KICK, self.controlling)
@@ -760,11 +775,12 @@ class TaktinenState:
 
     def _goal_kick(self, team):
         """§5.3: the ball to ``team``'s penalty area at value 2, no re-placement; the next turn
-        ignores the start-zone modifiers (and may begin with the slow goal kick's movement)."""
+        ignores the start-zone modifiers and begins with the kicking team's choice of a slow
+        goal kick (an extra movement phase first) or a quick one."""
         self._restart(GOAL_KICK, team)
         self.ball = OWN_AREA[team]
         self.next_restart = True
-        self.slow_kick_pending = self.game.slow_goal_kick
+        self.goal_kick_waiting = True
 
     def _start_placement(self):
         """§3.3: the board is cleared; the controlling team places, then the passive team, one
@@ -814,7 +830,7 @@ class TaktinenState:
             return
         self.half, self.clock, self.added = 2, 46, 0
         self.turns_in_half, self.turn_started = 0, False
-        self.next_restart = self.slow_kick_pending = self.in_slow_kick = False
+        self.next_restart = self.goal_kick_waiting = self.in_slow_kick = False
         self.ball = CENTRE
         self._restart(KICK_OFF, 1 - self.first_controlling)
         self._start_placement()
@@ -822,24 +838,27 @@ class TaktinenState:
     def _start_turn(self):
         self.turn_started = True
         self.restart_turn, self.next_restart = self.next_restart, False
-        self.start_at = self.at[:]
-        self.moved = [False] * PIECE_COUNT
-        self.moved_now = [False] * PIECE_COUNT
+        self._fix_start_of_turn()
         self.may_move = [True, True]
         self.quota_used = [0, 0]
-        self.option = [NO_OPTION, NO_OPTION]
-        self.start_zone = self.ball
         self.controlling_at_start = self.controlling
         self.substitute = self.awarded = self.card_team = self.bring_team = NONE
         self.free_kick_shot = False
         self.situation = OPEN_PLAY
-        if self.slow_kick_pending:
-            # §5.3 slow goal kick: an extra movement phase before the kick, controlling team first
-            self.slow_kick_pending = False
-            self.in_slow_kick = True
-            self._start_movement()
+        if self.goal_kick_waiting:
+            self.goal_kick_waiting = False
+            self._decision(N_GOAL_KICK_PACE, self.controlling)
         else:
             self._decision(N_TARGET, self.controlling)
+
+    def _fix_start_of_turn(self):
+        """The positions "at the start of the turn" of §4.7.1 and §4.7.5, fixed as phase 1
+        begins (after a slow goal kick's extra movement phase, RULES-BRIEF §1.8 items 14, 20)."""
+        self.start_at = self.at[:]
+        self.moved = [False] * PIECE_COUNT
+        self.moved_now = [False] * PIECE_COUNT
+        self.option = [NO_OPTION, NO_OPTION]
+        self.start_zone = self.ball
 
     def _time(self):
         """§4.3: the referee advances by the dice difference; added time ends the half early."""
@@ -853,6 +872,10 @@ class TaktinenState:
             return self._end_half()
         else:
             self.added += 1
+        if self.count[HOME][self.target] + self.count[AWAY][self.target] == 0:
+            # §4.4.1: an empty target is played through a zone chosen after the roll
+            self._decision(N_SUBSTITUTE, self.controlling)
+            return None
         return self._control_test()
 
     def _control_test(self):
@@ -952,6 +975,11 @@ class TaktinenState:
             self._decision(N_SHOT_CHOICE, self.controlling)
             return None
         return self._start_movement()
+
+    def _take_shot(self):
+        """§4.6: the shot's modifiers are fixed, then its die is rolled."""
+        self.shot_modifier = self._shot_modifier()
+        self.node = N_SHOT_ROLL
 
     def _shot_modifier(self):
         """T3 (§4.6) plus the zone's own modifier; the passive goalkeeper counts in the ball's
@@ -1053,6 +1081,7 @@ class TaktinenState:
             return self._mover_starts()
         if self.in_slow_kick:
             self.in_slow_kick = False
+            self._fix_start_of_turn()
             self._decision(N_TARGET, self.controlling)
             return None
         return self._end_turn()

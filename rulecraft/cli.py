@@ -70,10 +70,11 @@ def _output_path(path: Path | None, option: str, *, keep: Path | None = None) ->
 
 
 def _check_bot(bot: str) -> None:
-    """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot."""
-    from rulecraft.runtime.bots import BOTS
-    if bot not in BOTS:
-        raise InputError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+    """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot (``mcts:N`` too)."""
+    from rulecraft.runtime.bots import bot_problem
+    problem = bot_problem(bot)
+    if problem is not None:
+        raise InputError(problem, code="RC107")
 
 
 def _narrator(loaded, game: str, language: str, options: dict):

@@ -21,7 +21,7 @@ import hashlib
 import secrets
 
 from rulecraft.errors import LogError, PlayError, RulecraftError
-from rulecraft.runtime.bots import BOTS
+from rulecraft.runtime.bots import make_bot
 from rulecraft.runtime.engine import CHANCE, RULE_FAILURES, Game, State
 from rulecraft.runtime.seeding import bot_rng, chance_outcome
 
@@ -63,9 +63,10 @@ class Step:
 def seat_bots(game: Game, bot: str, humans=()) -> dict:
     """The bots of a match: ``{team: bot}`` for every team not in ``humans``.
 
-    Raises KeyError for an unknown ``bot`` (the command line checks the name first).
+    ``bot`` is a name :func:`~rulecraft.runtime.bots.make_bot` reads (``mcts:200``); raises
+    ValueError for an unknown one (the command line checks the name first).
     """
-    return {team: BOTS[bot]() for team in range(game.num_teams) if team not in humans}
+    return {team: make_bot(bot) for team in range(game.num_teams) if team not in humans}
 
 
 @dataclass

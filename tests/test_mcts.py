@@ -1,0 +1,141 @@
+"""The search bots: UCT never loses tic-tac-toe against random, a seeded choice is reproducible,
+information-set MCTS never reads the other side's hidden fields, and the command line takes
+``mcts:N`` / ``ismcts:N`` and refuses a bad budget cleanly."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.runtime.bots import MAX_ITERATIONS, RandomBot, make_bot
+from rulecraft.runtime.match import seat_bots
+from rulecraft.runtime.mcts import determinise
+from rulecraft.runtime.seeding import bot_rng
+
+from helpers import invoke, load_game
+from test_cli import assert_clean_failure
+
+
+def mcts_against_random(matches: int, bot: str = "mcts:200") -> list[float]:
+    """The search bot's returns over seeded tic-tac-toe matches, seats alternating."""
+    game = load_game("tictactoe")
+    results = []
+    for seed in range(matches):
+        seat = seed % 2
+        bots = {seat: make_bot(bot), 1 - seat: RandomBot()}
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply(bots[state.current_player()].choose(state, bot_rng(seed, state.ply)))
+        results.append(state.returns()[seat])
+    return results
+
+
+def test_mcts_never_loses_tictactoe_against_random():
+    assert min(mcts_against_random(20)) >= 0
+
+
+@pytest.mark.slow
+def test_mcts_never_loses_200_tictactoe_matches_against_random():
+    assert min(mcts_against_random(200)) >= 0
+
+
+def test_mcts_blocks_at_tictactoe():
+    game = load_game("tictactoe")
+    state = game.new_initial_state()
+    for action in (0, 4, 1):      # x A1, o B2, x B1: o must block at C1
+        state.apply(action)
+    choice = make_bot("mcts:300").choose(state, bot_rng(1, state.ply))
+    assert choice == 2, game.action_notation(choice)
+
+
+@pytest.mark.parametrize("game_name", ["tictactoe", "pig", "taktinen"])
+def test_same_seed_same_choice(game_name):
+    game = load_game(game_name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    for name in ("mcts:30", "ismcts:30"):
+        first = make_bot(name).choose(state.clone(), bot_rng(5, state.ply))
+        assert first == make_bot(name).choose(state.clone(), bot_rng(5, state.ply))
+        assert first in state.legal_actions()
+
+
+def formations_apart():
+    """Two taktinen states after team 0's secret formation, differing only in that formation."""
+    game = load_game("taktinen")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    assert state.is_secret() and state.current_player() == 0
+    legal = state.legal_actions()
+    first, second = state.clone(), state.clone()
+    first.apply(legal[0])
+    second.apply(legal[-1])
+    differing = {slot for slot, (a, b) in enumerate(zip(first.s, second.s)) if a != b}
+    assert differing and differing <= first.hidden_slots()
+    assert first.current_player() == 1 and first.is_secret()
+    return first, second
+
+
+def test_ismcts_ignores_the_other_sides_hidden_fields():
+    first, second = formations_apart()
+    for seed in range(3):
+        bot = make_bot("ismcts:40")
+        assert bot.choose(first, bot_rng(seed, first.ply)) == bot.choose(second, bot_rng(seed, second.ply))
+    assert determinise(first, 1, bot_rng(0, 0)).s == determinise(second, 1, bot_rng(0, 0)).s
+
+
+def test_determinisations_are_formations_a_real_choice_could_set():
+    first, _ = formations_apart()
+    game = first.game
+    defenders, midfielders, forwards = (game.field(name) for name in ("defenders", "midfielders", "forwards"))
+    rng = bot_rng(2, 0)
+    drawn = set()
+    for _ in range(20):
+        s = determinise(first, 1, rng).s
+        team0 = s[defenders.base], s[midfielders.base], s[forwards.base]
+        assert min(team0) >= 0 and sum(team0) == 10
+        drawn.add(team0)
+        assert s[defenders.base + 1:defenders.base + 2] == first.s[defenders.base + 1:defenders.base + 2]
+    assert len(drawn) > 1
+
+
+def test_ismcts_plays_a_taktinen_opening():
+    game = load_game("taktinen")
+    state = game.new_initial_state()
+    bots = seat_bots(game, "ismcts:8")
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            state.apply(bots[state.current_player()].choose(state, bot_rng(1, state.ply)))
+
+
+def test_the_name_round_trips():
+    assert make_bot("mcts:50").name == "mcts:50"
+    assert make_bot("ismcts").name == "ismcts"
+    with pytest.raises(ValueError, match="whole number"):
+        make_bot("mcts:0")
+
+
+def test_cli_plays_with_mcts(tmp_path):
+    result = invoke("play", "tictactoe", "--bot", "mcts:50", "--seed", 1)
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    assert result.output == invoke("play", "tictactoe", "--bot", "mcts:50", "--seed", 1).output
+    path = tmp_path / "match.jsonl"
+    assert invoke("play", "tictactoe", "--bot", "mcts:20", "--seed", 2, "--log", path).exit_code == 0
+    assert '"bot": "mcts:20"' in path.read_text(encoding="utf-8").splitlines()[0]
+    replayed = invoke("replay", path)
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_cli_simulates_with_ismcts():
+    result = invoke("simulate", "tictactoe", "--bot", "ismcts:10", "--games", 2, "--seed", 1)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("bot", ["mcts:x", "mcts:0", f"mcts:{MAX_ITERATIONS + 1}", "mcts:-3", "greedy:5", "mcts:"])
+def test_a_bad_bot_budget_is_a_clean_error(bot):
+    assert_clean_failure(invoke("play", "tictactoe", "--bot", bot, "--seed", 1), "RC107", f"'{bot}'")

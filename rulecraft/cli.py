@@ -169,8 +169,9 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
-         bot: str = typer.Option(None, help="Bot for the other teams: greedy or random (default: "
-                                 "greedy; a resumed match keeps its log's)."),
+         bot: str = typer.Option(None, help="Bot for the other teams: greedy, random, mcts[:N] or "
+                                 "ismcts[:N] (N search iterations, default 200; default bot: greedy; "
+                                 "a resumed match keeps its log's)."),
          log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
                                   "an existing file is refused unless it is the one resumed."),
          resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
@@ -296,7 +297,8 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
              seed: int = typer.Option(0, help="Seed of the batch: match i is seeded from (seed, i) alone."),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1,
                                       help="Worker processes (at most the number of CPUs helps)."),
-             bot: str = typer.Option("random", help="Bot for every team: random or greedy."),
+             bot: str = typer.Option("random", help="Bot for every team: random, greedy, mcts[:N] or ismcts[:N] "
+                                              "(N search iterations, default 200)."),
              json_file: Path = typer.Option(None, "--json", help="Also write the summary and every "
                                                                  "match's seed and result here."),
              option: list[str] = OptionList):

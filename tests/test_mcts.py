@@ -139,3 +139,23 @@ def test_cli_simulates_with_ismcts():
 @pytest.mark.parametrize("bot", ["mcts:x", "mcts:0", f"mcts:{MAX_ITERATIONS + 1}", "mcts:-3", "greedy:5", "mcts:"])
 def test_a_bad_bot_budget_is_a_clean_error(bot):
     assert_clean_failure(invoke("play", "tictactoe", "--bot", bot, "--seed", 1), "RC107", f"'{bot}'")
+
+
+def test_bots_per_side(tmp_path):
+    path = tmp_path / "match.jsonl"
+    result = invoke("play", "tictactoe", "--bot", "x=mcts:100,o=random", "--seed", 3, "--log", path)
+    assert result.exit_code == 0, result.output
+    assert '"bot": "x=mcts:100,o=random"' in path.read_text(encoding="utf-8").splitlines()[0]
+    assert invoke("replay", path).exit_code == 0
+    bots = seat_bots(load_game("taktinen"), "home=ismcts:10,away=greedy")
+    assert [bot.name for bot in bots.values()] == ["ismcts:10", "greedy"]
+    assert invoke("play", "tictactoe", "--human", "x", "--bot", "o=mcts:5", "--seed", 1,
+                  input="q\n").exit_code == 0
+
+
+@pytest.mark.parametrize("bot, fragment", [("x=mcts:5", "no bot for o"), ("x=mcts:5,q=random", "no team 'q'"),
+                                           ("x=mcts:5,o=clever", "unknown bot 'clever'"),
+                                           ("x=mcts:5,x=random", "given twice"), ("x=,o=random", "is not TEAM=BOT")])
+def test_a_bad_per_side_bot_is_a_clean_error(bot, fragment):
+    assert_clean_failure(invoke("play", "tictactoe", "--bot", bot, "--seed", 1), "RC107", fragment)
+    assert_clean_failure(invoke("simulate", "tictactoe", "--bot", bot, "-n", 2), "RC107", fragment)

@@ -112,6 +112,67 @@ def test_ismcts_plays_a_taktinen_opening():
             state.apply(bots[state.current_player()].choose(state, bot_rng(1, state.ply)))
 
 
+# Matching pennies, invented for this test: both teams show a coin in secret; matcher wins when
+# they match. Nothing in the runtime knows it.
+PENNIES_SPEC = """\
+game:
+  id: pennies
+  title: Matching pennies
+  teams: [matcher, mismatcher]
+
+enums:
+  coin: [heads, tails]
+
+state:
+  coin: {type: coin, of: team, visible: owner, until: revealed}
+  winner: {type: team}
+
+turn:
+  - phase: show
+    rule: "1"
+    secret: [show]
+  - phase: compare
+    rule: "2"
+    do: |
+      reveal coin;
+      if matcher.coin == mismatcher.coin then { winner = matcher } else { winner = mismatcher };
+      finish
+
+actions:
+  show:
+    rule: "1"
+    params: {side: coin}
+    effect: "actor.coin = side"
+    notation: "{side}"
+
+end:
+  rule: "2"
+  returns: "if winner == team then 1 else -1"
+  range: [-1, 1]
+
+limits:
+  max_plies: 2
+"""
+
+
+def test_ismcts_cannot_read_a_throwaway_secret(tmp_path):
+    folder = tmp_path / "pennies"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(PENNIES_SPEC, encoding="utf-8")
+    game = load_game(folder)
+    start = game.new_initial_state()
+    heads, tails = start.clone(), start.clone()
+    heads.apply(start.legal_actions()[0])
+    tails.apply(start.legal_actions()[1])
+    assert heads.current_player() == 1 and heads.s != tails.s
+    for seed in range(5):
+        rng = (bot_rng(seed, 1), bot_rng(seed, 1))
+        assert make_bot("ismcts:50").choose(heads, rng[0]) == make_bot("ismcts:50").choose(tails, rng[1])
+    # the plain UCT bot sees the whole state and mismatches: what ISMCTS must not do
+    cheat = make_bot("mcts:50")
+    assert [cheat.choose(state, bot_rng(0, 1)) for state in (heads, tails)] == start.legal_actions()[::-1]
+
+
 def test_the_name_round_trips():
     assert make_bot("mcts:50").name == "mcts:50"
     assert make_bot("ismcts").name == "ismcts"

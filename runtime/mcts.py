@@ -114,7 +114,7 @@ class MCTSBot:
     """UCT over the state (see the module docstring).
 
     ``iterations`` is the budget per decision, ``rollout_depth`` the plies a rollout may play,
-    ``exploration`` the UCB1 constant. :meth:`choose` raises
+    ``exploration`` the UCB1 constant; ``name`` spells the budget, ``mcts:200``. :meth:`choose` raises
     :class:`~rulecraft.errors.RuleFailure` (RC404) when a formula fails during the search.
     """
 
@@ -125,8 +125,7 @@ class MCTSBot:
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
-        if iterations != 200:
-            self.name = f"{self.name}:{iterations}"
+        self.name = f"{type(self).name}:{iterations}"
 
     def choose(self, state: State, rng: random.Random) -> int:
         """The legal action of ``state`` (a decision node) visited most by the search, ties

@@ -175,7 +175,7 @@ def test_ismcts_cannot_read_a_throwaway_secret(tmp_path):
 
 def test_the_name_round_trips():
     assert make_bot("mcts:50").name == "mcts:50"
-    assert make_bot("ismcts").name == "ismcts"
+    assert make_bot("ismcts").name == make_bot("ismcts:200").name == "ismcts:200"
     with pytest.raises(ValueError, match="whole number"):
         make_bot("mcts:0")
 

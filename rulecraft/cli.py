@@ -70,10 +70,21 @@ def _output_path(path: Path | None, option: str, *, keep: Path | None = None) ->
 
 
 def _check_bot(bot: str) -> None:
-    """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot."""
-    from rulecraft.runtime.bots import BOTS
-    if bot not in BOTS:
-        raise InputError(f"unknown bot '{bot}' (bots: {', '.join(BOTS)})", code="RC107")
+    """Raise :class:`RulecraftError` (RC107) unless ``bot`` names a bot (``mcts:N`` too)."""
+    from rulecraft.runtime.bots import bot_problem
+    problem = bot_problem(bot)
+    if problem is not None:
+        raise InputError(problem, code="RC107")
+
+
+def _check_sides(game, bot: str, humans=()) -> None:
+    """Raise :class:`RulecraftError` (RC107) unless ``bot`` seats a bot for every team of
+    ``game`` not in ``humans`` (a per-side ``home=mcts:200,away=greedy`` names the game's teams)."""
+    from rulecraft.runtime.match import seat_bots
+    try:
+        seat_bots(game, bot, humans)
+    except ValueError as error:
+        raise InputError(str(error), code="RC107") from None
 
 
 def _narrator(loaded, game: str, language: str, options: dict):
@@ -168,8 +179,10 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
-         bot: str = typer.Option(None, help="Bot for the other teams: greedy or random (default: "
-                                 "greedy; a resumed match keeps its log's)."),
+         bot: str = typer.Option(None, help="Bot for the other teams: greedy, random, mcts[:N] or "
+                                 "ismcts[:N] (N search iterations, default 200), or per team: "
+                                 "home=mcts:200,away=greedy (default bot: greedy; a resumed match "
+                                 "keeps its log's)."),
          log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
                                   "an existing file is refused unless it is the one resumed."),
          resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
@@ -215,6 +228,7 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                 raise InputError(f"no team '{team}' in {loaded.id} (teams: {', '.join(loaded.teams)})",
                                      code="RC108")
             humans.add(loaded.teams.index(team))
+        _check_sides(loaded, chosen_bot or "greedy", humans)
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
                    narrator=_narrator(loaded, game, lang, options))
     _guard(body)
@@ -295,7 +309,9 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
              seed: int = typer.Option(0, help="Seed of the batch: match i is seeded from (seed, i) alone."),
              jobs: int = typer.Option(1, "--jobs", "-j", min=1,
                                       help="Worker processes (at most the number of CPUs helps)."),
-             bot: str = typer.Option("random", help="Bot for every team: random or greedy."),
+             bot: str = typer.Option("random", help="Bot for every team: random, greedy, mcts[:N] or ismcts[:N] "
+                                              "(N search iterations, default 200), or per team: "
+                                              "home=mcts:200,away=greedy."),
              json_file: Path = typer.Option(None, "--json", help="Also write the summary and every "
                                                                  "match's seed and result here."),
              option: list[str] = OptionList):
@@ -306,6 +322,7 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
         _check_bot(bot)
         _output_path(json_file, "--json")
         options = _options(option)
+        _check_sides(_game(game, options), bot)
         batch = play_batch(partial(_game, game, options), games, seed, jobs=jobs, bot=bot)
         summary = batch.summary()
         console.print(f"{batch.game}, {games} matches, {bot} bots, seed {seed}, {jobs} process"

@@ -49,8 +49,8 @@ class MatchResult:
 def play_bot_match(game: Game, seed: int, bot: str, index: int = 0) -> MatchResult:
     """Play one match of ``game`` seeded ``seed`` to the end, every team played by ``bot``.
 
-    Raises :class:`RulecraftError` when the rules fail during the match; KeyError for an unknown
-    ``bot`` name (see :data:`rulecraft.runtime.bots.BOTS`).
+    Raises :class:`RulecraftError` when the rules fail during the match; ValueError for an unknown
+    ``bot`` name (see :func:`rulecraft.runtime.bots.make_bot`).
     """
     match = Match(game, seed, history=False)
     bots = seat_bots(game, bot)
@@ -133,7 +133,7 @@ def play_batch(make_game: Callable[[], Game], games: int, seed: int, *, jobs: in
 
     ``make_game`` builds the :class:`Game`; with ``jobs > 1`` it must be picklable (see the module
     docstring). ``jobs == 1`` plays in this process. Raises ValueError when ``games`` or ``jobs``
-    is below 1, KeyError for an unknown ``bot``, and :class:`RulecraftError` naming the first
+    is below 1, ValueError for an unknown ``bot``, and :class:`RulecraftError` naming the first
     failed match (by index) and its seed when the rules fail.
     """
     if games < 1 or jobs < 1:

@@ -77,4 +77,62 @@ class GreedyBot:
         return state.evaluation(team)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+from rulecraft.runtime.mcts import ISMCTSBot, MCTSBot  # noqa: E402 - they need nothing of this module
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
+#: the bots that take a budget, ``name:N`` (N iterations per decision)
+BUDGETED = ("mcts", "ismcts")
+#: the largest iteration budget ``name:N`` accepts
+MAX_ITERATIONS = 100_000
+
+
+def per_side(spec: str) -> dict[str, str] | None:
+    """``{team name: bot}`` of a per-side spec ``home=mcts:200,away=greedy``, or None for one
+    bot for every team. Raises ValueError when a part is no ``team=bot`` or a team comes twice."""
+    if "=" not in spec:
+        return None
+    sides: dict[str, str] = {}
+    for part in spec.split(","):
+        team, equals, bot = (piece.strip() for piece in part.partition("="))
+        if not equals or not team or not bot:
+            raise ValueError(f"bot '{spec}': '{part}' is not TEAM=BOT (e.g. home=mcts:200,away=greedy)")
+        if team in sides:
+            raise ValueError(f"bot '{spec}': the team '{team}' is given twice")
+        sides[team] = bot
+    return sides
+
+
+def bot_problem(spec: str) -> str | None:
+    """Why ``spec`` names no bot (a sentence for the user), or None: a name of :data:`BOTS`,
+    ``mcts:N`` / ``ismcts:N`` with N a whole number 1 … :data:`MAX_ITERATIONS`, or one of those
+    per team, ``home=mcts:200,away=greedy`` (the team names are checked against the game by
+    :func:`rulecraft.runtime.match.seat_bots`)."""
+    try:
+        sides = per_side(spec)
+    except ValueError as error:
+        return str(error)
+    if sides is not None:
+        return next(filter(None, map(bot_problem, sides.values())), None)
+    name, colon, budget = spec.partition(":")
+    if name not in BOTS:
+        return f"unknown bot '{spec}' (bots: {', '.join(BOTS)}; mcts and ismcts take :N iterations)"
+    if not colon:
+        return None
+    if name not in BUDGETED:
+        return f"bot '{spec}': only {' and '.join(BUDGETED)} take an iteration budget (:N)"
+    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_ITERATIONS:
+        return (f"bot '{spec}': the iteration budget must be a whole number from 1 to "
+                f"{MAX_ITERATIONS}, e.g. {name}:200")
+    return None
+
+
+def make_bot(spec: str) -> Bot:
+    """A new bot from its name as the command line and saved games spell it: ``random``,
+    ``greedy``, ``mcts``, ``ismcts`` or ``mcts:N`` / ``ismcts:N``. Its ``name`` spells it back
+    (``mcts:N`` round-trips). Raises ValueError with :func:`bot_problem`'s sentence (a per-side
+    spec is seated by :func:`rulecraft.runtime.match.seat_bots`)."""
+    problem = bot_problem(spec) or ("a per-side bot is seated per team" if "=" in spec else None)
+    if problem is not None:
+        raise ValueError(problem)
+    name, _, budget = spec.partition(":")
+    return BOTS[name](int(budget)) if budget else BOTS[name]()

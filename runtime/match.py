@@ -21,7 +21,7 @@ import hashlib
 import secrets
 
 from rulecraft.errors import LogError, PlayError, RulecraftError
-from rulecraft.runtime.bots import BOTS
+from rulecraft.runtime.bots import make_bot, per_side
 from rulecraft.runtime.engine import CHANCE, RULE_FAILURES, Game, State
 from rulecraft.runtime.seeding import bot_rng, chance_outcome
 
@@ -63,9 +63,21 @@ class Step:
 def seat_bots(game: Game, bot: str, humans=()) -> dict:
     """The bots of a match: ``{team: bot}`` for every team not in ``humans``.
 
-    Raises KeyError for an unknown ``bot`` (the command line checks the name first).
+    ``bot`` is a name :func:`~rulecraft.runtime.bots.make_bot` reads (``mcts:200``), or one per
+    team, ``home=mcts:200,away=greedy``, naming every team not in ``humans``. Raises ValueError
+    for an unknown bot or team, or a team left without a bot.
     """
-    return {team: BOTS[bot]() for team in range(game.num_teams) if team not in humans}
+    sides = per_side(bot)
+    if sides is None:
+        return {team: make_bot(bot) for team in range(game.num_teams) if team not in humans}
+    teams = ", ".join(game.teams)
+    for name in sides:
+        if name not in game.teams:
+            raise ValueError(f"bot '{bot}': no team '{name}' in {game.id} (teams: {teams})")
+    missing = [game.teams[t] for t in range(game.num_teams) if t not in humans and game.teams[t] not in sides]
+    if missing:
+        raise ValueError(f"bot '{bot}': no bot for {', '.join(missing)} (teams: {teams})")
+    return {team: make_bot(sides[game.teams[team]]) for team in range(game.num_teams) if team not in humans}
 
 
 @dataclass

@@ -18,6 +18,7 @@ import random
 from typing import Protocol
 
 from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
+from rulecraft.runtime.mcts import ISMCTSBot, MCTSBot
 
 
 class Bot(Protocol):
@@ -76,8 +77,6 @@ class GreedyBot:
             return total
         return state.evaluation(team)
 
-
-from rulecraft.runtime.mcts import ISMCTSBot, MCTSBot  # noqa: E402 - they need nothing of this module
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
 #: the bots that take a budget, ``name:N`` (N iterations per decision)

@@ -347,6 +347,49 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
 
 
 @app.command()
+def ladder(game: str = typer.Argument(..., help="Game name or path (two teams)."),
+           games: int = typer.Option(20, "--games", "-n", min=2,
+                                     help="Matches per rung, half with each seating."),
+           seed: int = typer.Option(0, help="Seed of the ladder: every match is seeded from it."),
+           jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                                    help="Worker processes (the figures do not depend on it)."),
+           rungs: str = typer.Option("random,greedy,mcts:50,mcts:400",
+                                     help="Bots, weakest first, separated by commas."),
+           json_file: Path = typer.Option(None, "--json", help="Also write the figures here."),
+           option: list[str] = OptionList):
+    """Check that each rung of a bot ladder beats the one below it (95 % Wilson interval)."""
+    def body():
+        from functools import partial
+        from rulecraft.runtime.ladder import ladder_json, ladder_problem, run_ladder
+        names = [rung.strip() for rung in rungs.split(",")]
+        _output_path(json_file, "--json")
+        options = _options(option)
+        loaded = _game(game, options)
+        problem = ladder_problem(loaded, names)
+        if problem is not None:
+            raise InputError(problem, code="RC107")
+        results = run_ladder(partial(_game, game, options), names, games, seed, jobs=jobs)
+        console.print(f"{loaded.id}, {games} matches per rung (half each seating), seed {seed}",
+                      highlight=False, soft_wrap=True)
+        table = Table("weaker", "stronger", "wins", "draws", "losses", "score", "95 % interval",
+                      "holds")
+        for column in table.columns[2:]:
+            column.justify = "right"
+        for rung in results:
+            table.add_row(rung.weaker, rung.stronger, str(rung.wins), str(rung.draws),
+                          str(rung.losses), f"{rung.score:.3f}", f"{rung.low:.3f} – {rung.high:.3f}",
+                          "yes" if rung.holds else "[red]no[/red]")
+        console.print(table)
+        console.print("a rung holds when the interval's lower bound is above 0.5 or the stronger "
+                      "lost no match", highlight=False, soft_wrap=True)
+        if json_file is not None:
+            json_file.write_text(json.dumps(ladder_json(loaded, results, games, seed), indent=1)
+                                 + "\n", encoding="utf-8")
+            console.print(f"wrote {json_file}", highlight=False, markup=False)
+    _guard(body)
+
+
+@app.command()
 def bench(games: list[str] = typer.Argument(None, metavar="GAME",
                                             help="Games to measure (default: every game)."),
           rounds: int = typer.Option(5, min=1, help="Interleaved rounds; every figure is their median."),

@@ -8,7 +8,6 @@ RC346, RC347 (then:), RC348 (notation), RC349 (parameter type), the checker's.
 
 from __future__ import annotations
 
-import re
 
 from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence, Text
@@ -17,7 +16,6 @@ from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import FlowReader
 from rulecraft.runtime.template import FieldTemplate
 
-_RANGE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})\Z")
 
 
 class ActionsReader(FlowReader):
@@ -55,11 +53,9 @@ class ActionsReader(FlowReader):
             source = type_word
             position, type_word = type_word.value_at("type"), type_word["type"]
         word = str(type_word)
-        match = _RANGE.match(word)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if high < low:
-                raise SpecError("a range goes from low to high", position, code="RC349")
+        bounds = self.fixed_range(type_word, position, "RC349")
+        if bounds:
+            low, high = bounds
             param = ir.ParamIR(name, T.INT, high - low + 1, offset=low)
         else:
             kind = T.parse_type(word, self.enums)

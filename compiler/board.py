@@ -15,19 +15,17 @@ from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.evaluate import NotConstant, evaluate
-from rulecraft.compiler.shapes import Shapes
+from rulecraft.compiler.sizes import MAX_GRID, Sizes, compile_time_value
 from rulecraft.compiler.symbols import Attribute
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
-MAX_GRID = 64
 # adjacency presets on a grid: (row, column) steps to the neighbours
 PRESETS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
            "diagonal": ((-1, -1), (-1, 1), (1, -1), (1, 1)),
            "king": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))}
 
 
-class BoardReader(Shapes):
+class BoardReader(Sizes):
     """Reads ``board:`` into an :class:`ir.BoardIR` and declares its names (spaces, ``spaces``,
     areas, the space attributes)."""
 
@@ -92,11 +90,8 @@ class BoardReader(Shapes):
 
     def _grid(self, grid):
         self.keys(grid, "board: grid:", ("rows", "columns"), ("name", "playable"))
-        rows, cols = grid["rows"], grid["columns"]
-        for key in ("rows", "columns"):
-            if not isinstance(grid[key], int) or isinstance(grid[key], bool) or not 1 <= grid[key] <= MAX_GRID:
-                raise SpecError(f"'{key}' must be a whole number from 1 to {MAX_GRID}", grid.value_at(key),
-                                code="RC332")
+        rows, cols = (self.fixed_number(grid[key], grid.value_at(key), f"'{key}'", 1, MAX_GRID, "RC332")
+                      for key in ("rows", "columns"))
         pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),
                                       code="RC333", what="the grid's name:", position=grid.value_at("name"))
         playable = None
@@ -185,15 +180,7 @@ class BoardReader(Shapes):
     def _board_value(self, formula, env, position):
         """The value of a board formula for the variables ``env``; RC356 when it fails or reads
         something that changes during a game."""
-        try:
-            return evaluate(formula, env)
-        except NotConstant:
-            raise SpecError("a board formula may use only the board's attributes, options and "
-                            "constants: it is computed when the spec is compiled", position,
-                            code="RC356") from None
-        except (ArithmeticError, LookupError) as error:
-            raise SpecError(f"this formula fails while computing the board: {error}", position,
-                            code="RC356") from None
+        return compile_time_value(formula, env, position, "a board formula")
 
 
 def _int(value: int) -> ir.Const:

@@ -16,15 +16,14 @@ from rulecraft.loader import Mapping, Sequence, Text, plain
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.evaluate import NotConstant, evaluate
-from rulecraft.compiler.shapes import Shapes
+from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.symbols import Attribute, Function, Procedure
 
 LANGUAGES = (1, 2)
 _HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\(\s*([\w\s,]*)\))?\s*\Z")
-_RANGE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})\Z")
 
 
-class DeclarationsReader(Shapes):
+class DeclarationsReader(Sizes):
     """Readers of the declaring sections (see the module docstring)."""
 
     def read_game(self, game) -> ir.GameMeta:
@@ -229,13 +228,11 @@ class DeclarationsReader(Shapes):
         return result
 
     def _key(self, word, position, enums) -> ir.KeyIR:
-        word = str(word)
-        match = _RANGE.match(word)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if high < low:
-                raise SpecError("a range goes from low to high", position, code="RC342")
+        bounds = self.fixed_range(word, position, "RC342")
+        if bounds:
+            low, high = bounds
             return ir.KeyIR(T.INT, low, tuple(str(v) for v in range(low, high + 1)))
+        word = str(word)
         kind = T.parse_type(word, enums)
         if kind is None or not T.is_entity(kind):
             raise SpecError(f"'{word}' is not a key type", position, code="RC342",

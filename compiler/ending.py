@@ -13,12 +13,12 @@ from rulecraft.loader import Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import _stops
-from rulecraft.compiler.shapes import Shapes
+from rulecraft.compiler.sizes import Sizes
 
 MAX_PLIES = 1_000_000_000
 
 
-class EndingReader(Shapes):
+class EndingReader(Sizes):
     """Readers of the closing sections (see the module docstring)."""
 
     def read_triggers(self, triggers) -> list:
@@ -83,10 +83,8 @@ class EndingReader(Shapes):
             raise SpecError("limits: max_plies: is needed — a true upper bound on the plies of a "
                             "game, which the rules must guarantee", self.data.position, code="RC355")
         self.keys(limits, "limits:", ("max_plies",), ("on_limit",))
-        value = limits["max_plies"]
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PLIES:
-            raise SpecError(f"max_plies is a whole number from 1 to {MAX_PLIES:,}", limits.value_at("max_plies"),
-                            code="RC355")
+        value = self.fixed_number(limits["max_plies"], limits.value_at("max_plies"), "max_plies", 1, MAX_PLIES,
+                                  "RC355")
         on_limit = None
         if "on_limit" in limits:
             on_limit = self.checker.formula(self.text(limits, "on_limit", "limits"),

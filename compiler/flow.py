@@ -14,7 +14,7 @@ from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.shapes import Shapes
+from rulecraft.compiler.sizes import Sizes
 from rulecraft.runtime.tables import RETURN, STOP
 
 STEP_KINDS = ("do", "choose", "secret", "roll")
@@ -22,7 +22,7 @@ PHASE_KEYS = ("rule", "steps", "do", "choose", "secret", "roll", "into", "by", "
 STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "into", "by", "repeat", "when", "label", "doc")
 
 
-class FlowReader(Shapes):
+class FlowReader(Sizes):
     """Reads the phases into :class:`ir.NodeIR` (see the module docstring)."""
 
     def read_flow(self, data) -> tuple[list, int]:

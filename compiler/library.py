@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
+from rulecraft.compiler.sizes import compile_time_value
 
 # name -> (signature, what it gives); the spec reference is generated from this list.
 REFERENCE = {
@@ -25,7 +26,8 @@ REFERENCE = {
     "neighbors": ("neighbors(z)", "the spaces adjacent to z, in board order"),
     "distance": ("distance(a, b)", "the fewest steps between spaces a and b along adjacency (-1 if unreachable)"),
     "space": ("space(row, column)", "the space at that grid position, or none"),
-    "lines": ("lines(n)", "every straight run of n spaces on a grid (rows, columns and both diagonals), each listed once"),
+    "lines": ("lines(n)", "every straight run of n spaces on a grid (rows, columns and both diagonals), each listed once; "
+              "n is fixed when compiling (a number or a formula of options), and none are longer than the grid"),
     "reach": ("reach(z, steps)", "the squares reached from z by each grid step of a kind's steps "
               "attribute (steps that leave the board or land on an unplayable square give nothing)"),
     "connected": ("connected(z, y in S where C)", "the spaces linked to z through a chain of adjacent "
@@ -135,9 +137,11 @@ def _space(checker, node, args, scope):
 
 def _lines(checker, node, args, scope):
     _arity(checker, node, args, 1)
-    if not isinstance(args[0], syntax.Num):
-        raise checker.error(args[0].where, "lines(n) needs a plain number", "RC316")
-    length = args[0].value
+    length = compile_time_value(checker.typed(args[0], scope, T.INT, "a line length"), {},
+                                args[0].where.position, "the length in lines(n)", "RC316")
+    if length < 1:
+        raise checker.error(args[0].where, f"lines(n) needs n of 1 or more, not {length}", "RC316",
+                            hint="a line has at least one space; longer than the board, it gives no lines")
     checker.symbols.lines_needed.add(length)
     return ir.Builtin(type=T.ListOf(T.ListOf(T.SPACE)), where=node.where, fn="lines",
                       args=(ir.Const(type=T.INT, value=length),))

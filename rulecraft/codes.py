@@ -63,7 +63,7 @@ CODES = {
     "RC313": "`reveal` of a field not declared `until: revealed`",
     "RC314": "assignment to something that cannot change",
     "RC315": "an event key used with two different types",
-    "RC316": "`lines(n)` without a plain number",
+    "RC316": "`lines(n)` whose n is not fixed when compiling (it reads the game state)",
     "RC317": "a value that may be none (`first(...)`, `p.at`, a field without `initial:`) used where a "
              "real team, space, piece or kind is needed, without a test ruling none out: an error with "
              "`language: 2`, a warning before (and a check at play time)",
@@ -106,7 +106,8 @@ CODES = {
     "RC353": "`choose:` without `by:`",
     "RC354": "an action with then-steps offered inside another action's then-steps, or as a secret choice",
     "RC355": "`limits: max_plies:` missing or not a whole number from 1 to 1,000,000,000",
-    "RC356": "a board formula that fails, or reads more than the board, while the board is computed",
+    "RC356": "a formula computed when compiling fails or reads the game state: a board formula, or a "
+             "size (grid `rows:`/`columns:`, a range `1..n`, `max_plies:`, `lines(n)`)",
     "RC357": "an invariant without exactly one of `holds:` and `never_decreases:`",
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",

@@ -53,7 +53,8 @@ CASES = [
     ("rc313_reveal", "RC313", 8, 17, "only a state field declared with 'until: revealed' can be revealed", None),
     ("rc314_assign_constant", "RC314", 8, 10, "cannot assign to 'a': it cannot be changed", ANY),
     ("rc315_event_types", "RC315", 8, 48, "event 'scored' had 'by' as a team elsewhere", None),
-    ("rc316_lines_needs_a_number", "RC316", 9, 24, "lines(n) needs a plain number", None),
+    ("rc316_lines_needs_a_number", "RC316", 9, 24,
+     "the length in lines(n) must be fixed when compiling, but this formula reads the game state", ANY),
     ("rc317_none_in_language_2", "RC317", 10, 23, "'target.row' needs a value here, but it may be none",
      "write 'target != none and ...' first, or give the field an initial: value"),
     ("rc320_not_a_mapping", "RC320", 1, 1, "a game spec is a mapping of sections (game:, board:, turn:, ...)", None),
@@ -74,7 +75,7 @@ CASES = [
     ("rc329_option_out_of_range", "RC329", 4, 32, "option 'target' cannot be 50: allowed 1..10", None),
     ("rc330_empty_enumeration", "RC330", 4, 11, "enumeration 'colour' lists its values", None),
     ("rc331_grid_and_spaces", "RC331", 4, 3, "a board has either grid: or spaces:, exactly one", None),
-    ("rc332_grid_size", "RC332", 4, 16, "'rows' must be a whole number from 1 to 64", None),
+    ("rc332_grid_size", "RC332", 4, 16, "'rows' is a whole number from 1 to 64, not 0", ANY),
     ("rc333_space_names_clash", "RC333", 4, 37, "this name pattern gives two spaces the same name", None),
     ("rc334_no_spaces", "RC334", 4, 11, "spaces: lists the board's spaces", None),
     ("rc335_preset_needs_grid", "RC335", 7, 13, "'king' adjacency needs a grid board", None),
@@ -102,7 +103,7 @@ CASES = [
     ("rc355_no_limits", "RC355", 2, 1, "limits: max_plies: is needed — a true upper bound on the plies of a "
      "game, which the rules must guarantee", None),
     ("rc356_board_formula_fails", "RC356", 8, 11,
-     "this formula fails while computing the board: integer division or modulo by zero", None),
+     "a board formula fails when compiling: integer division or modulo by zero", ANY),
     ("rc357_invariant_kinds", "RC357", 9, 5, "an invariant has either holds: (a condition on every state) or "
      "never_decreases: (a number that may not go down from one state to the next)", None),
     ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),

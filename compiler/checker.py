@@ -155,9 +155,8 @@ class Checker:
         if not owner.nullable:
             return read
         self._complain(where, what)
-        self.symbols.faults.append((where, f"{what}: the value is none"))
         return ir.Guarded(type=read.type, where=read.where, check=owner, value=read, nullable=read.nullable,
-                          fault=len(self.symbols.faults) - 1)
+                          fault=self.fault(where, f"{what}: the value is none"))
 
     def _complain(self, where, what: str) -> None:
         """RC317 in a spec of language 2; a warning (once per place) before."""
@@ -174,14 +173,19 @@ class Checker:
             self._warned.add((position, what))
             self.symbols.warnings.append(SpecWarning("RC317", message, position, hint))
 
+    def fault(self, where, what: str) -> int:
+        """The number of a new play-time failure at ``where`` saying ``what`` (raised by the
+        generated code as :class:`rulecraft.errors.RuleFault`, RC405)."""
+        self.symbols.faults.append((where, what))
+        return len(self.symbols.faults) - 1
+
     def checked(self, value: ir.Expr, where, what: str) -> ir.Expr:
         """``value``, checked at play time not to be none (if it may be): a failed check
         raises :class:`rulecraft.errors.RuleFault` saying ``what`` at ``where``."""
         if not value.nullable:
             return value
-        self.symbols.faults.append((where, what))
         return ir.Checked(type=value.type, where=getattr(value, "where", None), value=value,
-                          fault=len(self.symbols.faults) - 1)
+                          fault=self.fault(where, what))
 
     # ---------- expressions ----------
     def expr(self, node, scope: Scope) -> ir.Expr:
@@ -318,9 +322,8 @@ class Checker:
             if key.value < 0:
                 raise self.error(node.key.where, "a list position counts from 0", "RC304")
         else:
-            self.symbols.faults.append((node.key.where, "a list position below 0"))
             key = ir.InRange(type=T.INT, where=node.key.where, value=key, low=0, high=None,
-                             fault=len(self.symbols.faults) - 1)
+                             fault=self.fault(node.key.where, "a list position below 0"))
         return ir.ItemAt(type=collection.type.item, where=node.where, items=collection, position=key,
                          nullable=_items_nullable(collection))
 
@@ -339,10 +342,9 @@ class Checker:
                         raise self.error(key_node.where, f"table '{name}' has no row {key.value} "
                                          f"(its keys run from {low} to {high})", "RC304")
                 else:
-                    self.symbols.faults.append((key_node.where, f"a key of table '{name}' outside "
-                                                f"{low}..{high}"))
                     key = ir.InRange(type=T.INT, where=key_node.where, value=key, low=low, high=high,
-                                     fault=len(self.symbols.faults) - 1)
+                                     fault=self.fault(key_node.where, f"a key of table '{name}' outside "
+                                                      f"{low}..{high}"))
             elif key.nullable:
                 unsure.append((key, key_node))
             checked.append(key)
@@ -457,6 +459,18 @@ class Checker:
     def _Selection(self, node, scope):
         raise self.error(node.where, "'x in S where condition' only goes inside count(...), "
                          "any(...) or all(...)", "RC308")
+
+    def _Let(self, node, scope):
+        value = self.expr(node.value, scope)
+        return self.expr(node.body, scope.bind(self.new_local(node, scope), value))
+
+    def new_local(self, node, scope: Scope) -> str:
+        """The name a ``let`` introduces; RC325 when it is already a name of the spec or of the
+        formula around it (a ``let`` never hides another name)."""
+        if node.name in scope.names or node.name in self.symbols.names or node.name in self.symbols.functions:
+            raise self.error(node.where, f"'{node.name}' already names something here; a let needs a new name",
+                             "RC325", f"call it, say, '{node.name}_now'")
+        return node.name
 
     def _Cond(self, node, scope):
         test = self.truth(node.test, scope)

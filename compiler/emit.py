@@ -305,6 +305,12 @@ class Emitter:
             if stmt.cond is not None:
                 body = [ast.If(ast.UnaryOp(ast.Not(), self.expr(stmt.cond)), [ast.Continue()], [])] + body
             return [loop(name(self.names.of(stmt.var), True), self.iterable(stmt.source), body)]
+        if kind is ir.While:           # for _ in range(limit): ... else: the limit is reached
+            rounds = [ast.If(ast.UnaryOp(ast.Not(), self.expr(stmt.test)), [ast.Break()], [])]
+            rounds += self.statements(stmt.body)
+            reached = ast.If(self.expr(stmt.test), [ast.Expr(call("fault", const(stmt.fault)))], [])
+            return [ast.For(name(self.names.fresh("round"), True), call("range", const(stmt.limit)), rounds,
+                            [reached], lineno=0)]
         if kind is ir.Bind:
             return [assign(name(self.names.of(stmt.var), True), self.expr(stmt.value))]
         if kind is ir.Jump:

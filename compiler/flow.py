@@ -15,6 +15,7 @@ from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import Sizes
+from rulecraft.compiler.walk import nested
 from rulecraft.runtime.tables import RETURN, STOP
 
 STEP_KINDS = ("do", "choose", "secret", "roll")
@@ -193,11 +194,5 @@ class FlowReader(Sizes):
 
 def _stops(statements) -> bool:
     """Whether a ``stop`` stands anywhere in ``statements``."""
-    for stmt in statements:
-        if isinstance(stmt, ir.Jump) and stmt.target == STOP:
-            return True
-        if isinstance(stmt, ir.When) and (_stops(stmt.then) or _stops(stmt.other)):
-            return True
-        if isinstance(stmt, ir.Loop) and _stops(stmt.body):
-            return True
-    return False
+    return any((isinstance(stmt, ir.Jump) and stmt.target == STOP) or any(map(_stops, nested(stmt)))
+               for stmt in statements)

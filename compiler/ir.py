@@ -256,6 +256,17 @@ class Loop(Stmt):
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
+class While(Stmt):
+    """Run ``body`` while ``test`` holds, at most ``limit`` rounds; a test still true after the
+    last round raises fault number ``fault`` (RC405)."""
+
+    test: Expr
+    limit: int
+    body: list
+    fault: int
+
+
+@dataclass(eq=False, slots=True, kw_only=True)
 class Bind(Stmt):
     """Give ``var`` the value of ``value`` (a procedure's argument, evaluated once)."""
 

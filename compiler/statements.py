@@ -12,8 +12,11 @@ from rulecraft.errors import did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.checker import ROUTINE_PARTS, Checker, Scope, _scope, _spelled, facts_of, global_facts
-from rulecraft.compiler.walk import statements_exprs, walk
+from rulecraft.compiler.sizes import compile_time_value
+from rulecraft.compiler.walk import nested, statements_exprs, walk
 from rulecraft.runtime.tables import FINISH, STOP
+
+MAX_ROUNDS = 1_000_000      # the largest limit of a while loop
 
 
 class Effects:
@@ -31,11 +34,23 @@ class Effects:
     def block(self, statements, scope: Scope, rule) -> list:
         result = []
         for statement in statements:
+            if isinstance(statement, syntax.Let):    # its name holds for the rest of the block
+                bind, scope = self._let(statement, scope)
+                result.append(bind)
+                continue
             made = self.statement(statement, scope, rule)
             result.extend(made)
             for stmt in made:
                 scope = _forget(scope, stmt)
         return result
+
+    def _let(self, node, scope: Scope):
+        check = self.checker
+        name = check.new_local(node, scope)
+        value = check.expr(node.value, scope)
+        symbol = ir.Symbol(name, "local")
+        local = ir.Var(type=value.type, where=node.where, symbol=symbol, nullable=value.nullable)
+        return ir.Bind(where=node.where, var=symbol, value=value), scope.bind(name, local)
 
     def statement(self, node, scope: Scope, rule) -> list:
         handler = getattr(self, "_" + type(node).__name__)
@@ -95,6 +110,18 @@ class Effects:
             inner = inner.knowing(facts_of(cond, True))
         body = self.block(node.body, inner, rule)
         return [ir.Loop(where=node.where, var=var, source=source, cond=cond, body=body)]
+
+    def _While(self, node, scope, rule):
+        check = self.checker
+        limit = compile_time_value(check.typed(node.limit, scope, T.INT, "a while loop's limit"), {},
+                                   node.limit.where.position, "a while loop's limit", "RC318")
+        if not 1 <= limit <= MAX_ROUNDS:
+            raise check.error(node.limit.where, f"a while loop's limit is from 1 to {MAX_ROUNDS:,}, not {limit}",
+                              "RC318", "the most rounds the rules allow, e.g. the number of spaces")
+        test = check.truth(node.test, scope)
+        body = self.block(node.body, scope.knowing(facts_of(test, True)), rule)
+        fault = check.fault(node.where, f"the while loop's condition still holds after its limit of {limit} rounds")
+        return [ir.While(where=node.where, test=test, limit=limit, body=body, fault=fault)]
 
     def _Goto(self, node, scope, rule):
         targets = self.checker.symbols.goto_targets
@@ -213,7 +240,7 @@ def _has_events(statements) -> bool:
             return True
         if isinstance(stmt, syntax.If) and (_has_events(stmt.then) or _has_events(stmt.other)):
             return True
-        if isinstance(stmt, syntax.For) and _has_events(stmt.body):
+        if isinstance(stmt, (syntax.For, syntax.While)) and _has_events(stmt.body):
             return True
     return False
 
@@ -223,8 +250,7 @@ def _size(statements) -> int:
     total = 0
     for stmt in statements:
         total += 1 + sum(1 for e in statements_exprs(stmt) for _ in walk(e))
-        for inner in getattr(stmt, "then", []) + getattr(stmt, "other", []) + getattr(stmt, "body", []):
-            total += _size([inner])
+        total += sum(_size(inner) for inner in nested(stmt))
     return total
 
 
@@ -233,11 +259,8 @@ def _written(stmt, out: set) -> None:
         out.add(stmt.target.field.name)
     elif isinstance(stmt, ir.Move):
         out.add("at")
-    elif isinstance(stmt, ir.When):
-        for inner in stmt.then + stmt.other:
-            _written(inner, out)
-    elif isinstance(stmt, ir.Loop):
-        for inner in stmt.body:
+    elif nested(stmt):
+        for inner in (s for block in nested(stmt) for s in block):
             _written(inner, out)
     elif isinstance(stmt, ir.Perform):
         for inner in stmt.routine.body:

@@ -183,6 +183,22 @@ class For(Node):
 
 
 @dataclass(eq=False, slots=True)
+class While(Node):
+    test: Node
+    limit: Node        # the most rounds, fixed when compiling
+    body: list
+
+
+@dataclass(eq=False, slots=True)
+class Let(Node):
+    """``let name = value``: a statement (``body`` None) or, with ``; body``, a formula."""
+
+    name: str
+    value: Node
+    body: Node | None = None
+
+
+@dataclass(eq=False, slots=True)
 class Goto(Node):
     label: str
 
@@ -260,6 +276,18 @@ class _Build(Transformer):
     def for_stmt(self, children):
         var, source, cond, body = children
         return For(self._at(var), str(var), self._at(var), source, cond, body)
+
+    def while_stmt(self, children):
+        test, limit, body = children
+        return While(self._at(test), test, limit, body)
+
+    def let_stmt(self, children):
+        name, value = children
+        return Let(self._at(name), str(name), value)
+
+    def let_expr(self, children):
+        name, value, body = children
+        return Let(self._at(name), str(name), value, body)
 
     def goto_stmt(self, children):
         return Goto(self._at(children[0]), str(children[0]))

@@ -125,12 +125,24 @@ def statements_exprs(stmt):
         return [stmt.test]
     if isinstance(stmt, ir.Loop):
         return [stmt.source] + ([stmt.cond] if stmt.cond is not None else [])
+    if isinstance(stmt, ir.While):
+        return [stmt.test]
     if isinstance(stmt, ir.Bind):
         return [stmt.value]
     if isinstance(stmt, ir.Emit):
         return [value for _, value in stmt.items]
     if isinstance(stmt, ir.Perform):
         return list(stmt.args)
+    return []
+
+
+def nested(stmt) -> list:
+    """The statement lists written inside ``stmt`` (an ``if``'s branches, a loop's body), so a
+    pass can go through every statement without knowing each kind."""
+    if isinstance(stmt, ir.When):
+        return [stmt.then, stmt.other]
+    if isinstance(stmt, (ir.Loop, ir.While)):
+        return [stmt.body]
     return []
 
 
@@ -150,6 +162,8 @@ def map_statements(statements: list, fn) -> list:
         elif isinstance(stmt, ir.Loop):
             stmt = replace(stmt, source=fn(stmt.source), body=map_statements(stmt.body, fn),
                            cond=fn(stmt.cond) if stmt.cond is not None else None)
+        elif isinstance(stmt, ir.While):
+            stmt = replace(stmt, test=fn(stmt.test), body=map_statements(stmt.body, fn))
         elif isinstance(stmt, ir.Bind):
             stmt = replace(stmt, value=fn(stmt.value))
         elif isinstance(stmt, ir.Emit):

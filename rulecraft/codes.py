@@ -67,6 +67,7 @@ CODES = {
     "RC317": "a value that may be none (`first(...)`, `p.at`, a field without `initial:`) used where a "
              "real team, space, piece or kind is needed, without a test ruling none out: an error with "
              "`language: 2`, a warning before (and a check at play time)",
+    "RC318": "a `while` loop's `limit` that is not a whole number from 1 to 1,000,000 fixed when compiling",
     "RC320": "a section or entry that should be a mapping is not",
     "RC321": "unknown section or key",
     "RC322": "a required section or key is missing",

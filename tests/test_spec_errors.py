@@ -57,6 +57,8 @@ CASES = [
      "the length in lines(n) must be fixed when compiling, but this formula reads the game state", ANY),
     ("rc317_none_in_language_2", "RC317", 10, 23, "'target.row' needs a value here, but it may be none",
      "write 'target != none and ...' first, or give the field an initial: value"),
+    ("rc318_while_limit", "RC318", 6, 50,
+     "a while loop's limit must be fixed when compiling, but this formula reads the game state", ANY),
     ("rc320_not_a_mapping", "RC320", 1, 1, "a game spec is a mapping of sections (game:, board:, turn:, ...)", None),
     ("rc320_section_not_a_mapping", "RC320", 2, 7, "game: must be a mapping of keys", None),
     ("rc320_params_not_a_mapping", "RC320", 8, 13, "params: of action 'go' must be a mapping of keys", None),

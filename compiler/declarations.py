@@ -15,6 +15,7 @@ from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text, plain
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler.derived import upkeep_order, upkeep_routine
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.symbols import Attribute, Function, Procedure
@@ -152,6 +153,7 @@ class DeclarationsReader(Sizes):
         """``state:``: each field's slots from ``first_slot`` on, declared as a name or, with
         ``of:``, an attribute. Returns the fields. RC320–RC325, RC340, RC341, formula errors."""
         fields, slot = [], first_slot
+        self.derived_texts: dict = {}        # field name -> (its FieldIR, its derived: formula)
         for name, spec in self.entries(state, "state:", self.data.value_at("state")):
             self.identifier(name, state.where(name), "the state field")
             if isinstance(spec, Text):
@@ -159,7 +161,7 @@ class DeclarationsReader(Sizes):
                 spec_map.position, spec_map.key_positions = spec.position, {}
                 spec_map.value_positions = {"type": spec.position}
                 spec = spec_map
-            self.keys(spec, f"state field '{name}'", ("type",), ("of", "initial", "visible", "until", "show", "doc"))
+            self.keys(spec, f"state field '{name}'", ("type",), ("of", "initial", "derived", "visible", "until", "show", "doc"))
             kind = T.parse_type(str(spec["type"]), enums)
             if kind is None or isinstance(kind, T.ListOf):
                 raise SpecError(f"unknown type '{spec['type']}'", spec.value_at("type"), code="RC340",
@@ -185,6 +187,8 @@ class DeclarationsReader(Sizes):
                 raise SpecError("show: is true or false", spec.value_at("show"), code="RC341")
             item = ir.FieldIR(str(name), kind, of, slot, size, initial, visible, show=show,
                               nullable=T.is_entity(kind) and initial.nullable, doc=str(spec.get("doc", "")))
+            if "derived" in spec:
+                self._derived_field(item, spec)
             slot += size
             if "until" in spec:
                 if str(spec["until"]) != "revealed" or visible != "owner":
@@ -203,6 +207,21 @@ class DeclarationsReader(Sizes):
                                     state.where(name), code="RC325")
                 self.symbols.attributes[(of, str(name))] = Attribute("field", kind, field=item)
         return fields
+
+    def _derived_field(self, item: ir.FieldIR, spec) -> None:
+        clash = next((key for key in ("initial", "visible", "until") if key in spec), None)
+        if clash is not None:
+            raise SpecError(f"a derived field has no '{clash}:': its formula gives its value at all times",
+                            spec.where(clash), code="RC319", hint=f"remove '{clash}:' or 'derived:'")
+        item.derived, item.nullable = True, T.is_entity(item.type)
+        self.derived_texts[item.name] = (item, self.text(spec, "derived", "state"))
+
+    def read_derived(self) -> list:
+        """The upkeep routines of the derived fields (:mod:`derived`), each after those it reads.
+        RC319 and the checker's errors in their formulas."""
+        routines = {name: upkeep_routine(self.checker, item, text)
+                    for name, (item, text) in self.derived_texts.items()}
+        return upkeep_order(routines, {name: text.position for name, (_, text) in self.derived_texts.items()})
 
     def read_tables(self, tables, enums) -> list:
         """``tables:``; registers each for lookups. RC320–RC322, RC324, RC342, RC343."""

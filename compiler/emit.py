@@ -51,8 +51,9 @@ def table_name(table: ir.StaticTable) -> str:
 
 
 def routine_name(routine: ir.RoutineIR) -> str:
-    """``fn_<definition>`` or ``proc_<procedure>``, numbered from the second variant on."""
-    stem = ("fn_" if routine.kind == "formula" else "proc_") + routine.name
+    """``fn_<definition>``, ``proc_<procedure>`` or ``keep_<derived field>``, numbered from the
+    second variant on."""
+    stem = {"formula": "fn_", "effects": "proc_", "derived": "keep_"}[routine.kind] + routine.name
     return stem if routine.number == 1 else f"{stem}_{routine.number}"
 
 

@@ -321,6 +321,7 @@ class RoutineIR:
     params: tuple
     body: object
     type: object = None
+    reads: frozenset = frozenset()     # a derived field's upkeep: the fields its formula reads
 
     @property
     def jumps(self) -> bool:
@@ -374,6 +375,7 @@ class FieldIR:
     show: bool = True
     nullable: bool = True
     doc: str = ""
+    derived: bool = False              # kept equal to a formula (compiler/derived.py)
 
     @property
     def initial_value(self) -> int | None:
@@ -594,3 +596,4 @@ class GameIR:
     end_rule: str = "end"
     reached: tuple = ()               # per set of grid steps, per square: the squares reached
     routines: list = field(default_factory=list)   # RoutineIR, in the order they were made
+    upkeep: list = field(default_factory=list)     # the derived fields' RoutineIR, inputs first

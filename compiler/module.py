@@ -185,6 +185,7 @@ class _Module:
                     ast.BinOp(ast.List([value], ast.Load()), ast.Mult(), const(f.size))))
         if index is not None:
             body.append(ast.Expr(call("index_pieces", name("s"))))
+        body += [ast.Expr(call(routine_name(r), name("s"), const(None))) for r in game.upkeep]
         body.append(ast.Return(name("s")))
         out = [_function("initial_state", [], body, "The state before the first flow node runs.")]
         if at.size:
@@ -237,8 +238,9 @@ class _Module:
         if routine.kind == "formula":
             return _function(routine_name(routine), ["s"] + params, _returning(self.emit.expr(routine.body)),
                              f"The definition {routine.name}().")
-        return _function(routine_name(routine), ["s", "ev"] + params, self.emit.statements(routine.body),
-                         f"The procedure {routine.name}(); returns the jump its effects make, if any.")
+        doc = (f"Keep the derived field {routine.name} equal to its formula." if routine.kind == "derived" else
+               f"The procedure {routine.name}(); returns the jump its effects make, if any.")
+        return _function(routine_name(routine), ["s", "ev"] + params, self.emit.statements(routine.body), doc)
 
     def node_functions(self, node: ir.NodeIR) -> list:
         suffix = self.node_names[node.index]
@@ -313,7 +315,8 @@ class _Module:
             invariants=invariants, max_plies=const(game.max_plies), events=literal(events),
             reindex=name("index_pieces") if game.piece_index is not None else const(None), tables=tables,
             on_limit=name("on_limit") if game.on_limit is not None else const(None),
-            limit_source=const(game.limit_source))
+            limit_source=const(game.limit_source),
+            upkeep=ast.Tuple([name(routine_name(r)) for r in game.upkeep], ast.Load()))
         return ast.Call(name("RuleTables"), [], [ast.keyword(k, v) for k, v in keywords.items()])
 
     def flow_node(self, node: ir.NodeIR) -> ast.Call:

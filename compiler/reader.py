@@ -16,6 +16,7 @@ from rulecraft.compiler.actions import ActionsReader
 from rulecraft.compiler.board import BoardReader, grid_lines
 from rulecraft.compiler.checker import Checker
 from rulecraft.compiler.declarations import DeclarationsReader
+from rulecraft.compiler.derived import keep_fields_current
 from rulecraft.compiler.ending import EndingReader
 from rulecraft.compiler.pieces import PiecesReader
 from rulecraft.compiler.statements import Effects
@@ -62,6 +63,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         tables = self.read_tables(data.get("tables"), self.enums)
         self.read_functions(data.get("define"))
         self.read_procedures(data.get("procedures"))
+        upkeep = self.read_derived()
         nodes, first_turn = self.read_flow(data)
         actions = self.read_actions(data.get("actions"), nodes)
         triggers = self.read_triggers(data.get("triggers"))
@@ -75,6 +77,9 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         for action in actions:
             self.compile_action(action)
         symbols = self.symbols
+        routines = [r for r in symbols.routines.values() if r is not None]
+        if upkeep:
+            keep_fields_current(nodes, actions, triggers, routines, upkeep)
         self.board.lines = {n: grid_lines(self.board.grid, n) for n in sorted(symbols.lines_needed)}
         return ir.GameIR(
             meta=meta, options=options, teams=self.teams, board=self.board, kinds=self.kinds,
@@ -86,5 +91,5 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             open_questions=self.read_open_questions(data.get("open_questions")),
             first_turn_node=first_turn, constants=self.constants(), faults=symbols.faults,
             warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
-            routines=[r for r in symbols.routines.values() if r is not None])
+            routines=routines + upkeep, upkeep=upkeep)
 

@@ -79,6 +79,13 @@ class Effects:
     def target(self, node, scope: Scope):
         """The :class:`ir.Slot` an assignment changes, and the entity owning it (None for a
         field of the game). RC314 for anything that cannot change."""
+        slot, owner = self._place(node, scope)
+        if slot.field.derived:
+            raise self.checker.error(node.where, f"'{slot.field.name}' is derived from its formula and "
+                                     "cannot be assigned", "RC314", "change the fields its formula reads")
+        return slot, owner
+
+    def _place(self, node, scope: Scope):
         check = self.checker
         if isinstance(node, syntax.Name):
             found = scope.names.get(node.word, check.symbols.names.get(node.word))

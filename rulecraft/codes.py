@@ -68,6 +68,8 @@ CODES = {
              "real team, space, piece or kind is needed, without a test ruling none out: an error with "
              "`language: 2`, a warning before (and a check at play time)",
     "RC318": "a `while` loop's `limit` that is not a whole number from 1 to 1,000,000 fixed when compiling",
+    "RC319": "a `derived:` state field that cannot be kept: with `initial:`, `visible:` or `until:`, reading "
+             "an owner-only field, or derived fields that depend on each other in a circle",
     "RC320": "a section or entry that should be a mapping is not",
     "RC321": "unknown section or key",
     "RC322": "a required section or key is missing",

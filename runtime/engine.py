@@ -255,12 +255,28 @@ class State:
         self._legal = None
         self._actor = None
 
+    def stale_derived_field(self) -> str | None:
+        """The first derived field (``derived:`` in the spec) whose value differs from what its
+        formula gives on this state, in words (``"lead (slot 9) holds 2, but its formula gives
+        3"``); None when every one is current, as the compiled rules keep them."""
+        kept = list(self.s)
+        for keep in self.game.rules.upkeep:
+            keep(kept, None)
+        for slot, (value, derived) in enumerate(zip(self.s, kept)):
+            if value != derived:
+                return (f"{self.game._slot_name(slot)} (slot {slot}) holds {value}, but its formula gives "
+                        f"{derived}")
+        return None
+
     def _playable_problem(self) -> str | None:
         """Why the rules cannot play on from this (just restored) state, or None; first rebuilds
         the compiler's derived indexes from the fields."""
         self.refresh()
         s = self.s
         try:
+            stale = self.stale_derived_field()
+            if stale is not None:
+                return stale
             if s[SLOT_DONE]:
                 self.returns()
                 return None

@@ -208,3 +208,4 @@ class RuleTables:
     tables: dict = None        # name -> TableDef: the spec's tables, for rulebooks and tests
     on_limit: Callable | None = None
     limit_source: str = ""
+    upkeep: tuple = ()         # keep(s, ev) per derived field, inputs first: recompute it from its formula

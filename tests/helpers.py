@@ -133,6 +133,7 @@ def check_state(state: State, rng: random.Random, previous: State | None = None)
         notations = [state.action_notation(action) for action in legal]
         assert len(set(notations)) == len(notations), f"two legal actions share a notation: {notations}"
     assert state.clone() == state, "a clone is not equal to the original"
+    assert state.stale_derived_field() is None, f"a derived field is stale at ply {state.ply}"
     seen = observables(state)
     assert_same_state(json_round_trip(state), state, "JSON round trip", seen)
     assert_same_state(pickle.loads(pickle.dumps(state)), state, "pickle round trip", seen)

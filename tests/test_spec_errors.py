@@ -59,6 +59,7 @@ CASES = [
      "write 'target != none and ...' first, or give the field an initial: value"),
     ("rc318_while_limit", "RC318", 6, 50,
      "a while loop's limit must be fixed when compiling, but this formula reads the game state", ANY),
+    ("rc319_derived_circle", "RC319", 5, 28, "derived fields depend on each other in a circle: up → down → up", ANY),
     ("rc320_not_a_mapping", "RC320", 1, 1, "a game spec is a mapping of sections (game:, board:, turn:, ...)", None),
     ("rc320_section_not_a_mapping", "RC320", 2, 7, "game: must be a mapping of keys", None),
     ("rc320_params_not_a_mapping", "RC320", 8, 13, "params: of action 'go' must be a mapping of keys", None),

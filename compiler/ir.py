@@ -326,16 +326,17 @@ class RoutineIR:
     @property
     def jumps(self) -> bool:
         """Whether the procedure's effects may jump (goto, stop, finish)."""
-        return self.kind == "effects" and _jumps(self.body)
+        return self.kind == "effects" and jumps(self.body)
 
 
-def _jumps(statements) -> bool:
+def jumps(statements) -> bool:
+    """Whether ``statements`` may jump (goto, stop, finish), here or in a procedure they call."""
     for stmt in statements:
         if isinstance(stmt, Jump):
             return True
-        if isinstance(stmt, When) and (_jumps(stmt.then) or _jumps(stmt.other)):
+        if isinstance(stmt, When) and (jumps(stmt.then) or jumps(stmt.other)):
             return True
-        if isinstance(stmt, Loop) and _jumps(stmt.body):
+        if isinstance(stmt, (Loop, While)) and jumps(stmt.body):
             return True
         if isinstance(stmt, Perform) and stmt.routine.jumps:
             return True

@@ -56,6 +56,9 @@ def path(expr: ir.Expr):
             return ("field", expr.field.name)
         inner = path(expr.index) if not isinstance(expr.index, ir.Const) else ("const", expr.index.value)
         return None if inner is None else ("field", expr.field.name, inner)
+    if isinstance(expr, ir.Static):        # a table fixed at compile time: step(z, d), a spec table
+        keys = tuple(("const", k.value) if isinstance(k, ir.Const) else path(k) for k in expr.keys)
+        return None if None in keys else ("table", expr.table.role, expr.table.name, keys)
     return None
 
 
@@ -161,7 +164,9 @@ class Checker:
 
     def _complain(self, where, what: str) -> None:
         """RC317 in a spec of language 2; a warning (once per place) before."""
-        hint = f"write '{what.split('.')[0]} != none and ...' first, or give the field an initial: value"
+        # the value that may be none: a call's result (step(z, d).mark), else the first name
+        owner = what.rsplit(".", 1)[0] if ")." in what else what.split(".")[0]
+        hint = f"write '{owner} != none and ...' first, or give the field an initial: value"
         message = f"'{what}' needs a value here, but it may be none"
         if self._calls:
             name, used = self._calls[0]
@@ -231,6 +236,10 @@ class Checker:
             function = self.symbols.functions.get(word)
             if function is not None and not function.params:
                 return self.inline(function, [], node, scope)
+            builtin = self.symbols.builtins.get(word)
+            if builtin is not None:            # a direction, or a list of them: the spec's names come first
+                self.symbols.directions_used = True
+                return replace(builtin, where=node.where)
             if word in self.symbols.functions or word in self.library:
                 raise self.error(node.where, f"'{word}' is a function: call it as {word}(...)", "RC302")
             if word in self.symbols.tables:
@@ -419,12 +428,13 @@ class Checker:
         try:
             if node.cond is not None:
                 cond = self.truth(node.cond, inner)
-                inner = inner.knowing(facts_of(cond, True) | checked_facts(cond))
+                inner = inner.knowing(facts_of(cond, not node.until) | checked_facts(cond))
             value = self.typed(node.value, inner, T.INT, f"the value summed by {node.fn}()")
         finally:
             self.loops -= 1
+        stop, cond = (cond, None) if node.until else (None, cond)
         items = ir.Comprehension(type=T.ListOf(T.INT), where=node.where, var=var, source=source,
-                                 cond=cond, value=value)
+                                 cond=cond, value=value, stop=stop)
         return ir.Aggregate(type=T.INT, where=node.where, fn=node.fn, items=items)
 
     def binder(self, name: str, where, source_node, scope: Scope):
@@ -435,7 +445,8 @@ class Checker:
                                                        nullable=_items_nullable(source)))
 
     def selection(self, node, scope: Scope) -> ir.Comprehension:
-        """``x in S where C`` as the list of the items of S that satisfy C."""
+        """``x in S where C`` as the list of the items of S that satisfy C; ``x in S until C``
+        as the items of S before the first that satisfies C (the comprehension's ``stop``)."""
         if not isinstance(node.var, syntax.Name):
             raise self.error(node.var.where, "put a new name before 'in', as in "
                              "'p in pieces where ...'", "RC308")
@@ -445,6 +456,8 @@ class Checker:
             cond = self.truth(node.cond, inner)
         finally:
             self.loops -= 1
+        if node.until:
+            return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, stop=cond)
         return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, cond=cond)
 
     def collection(self, node, scope: Scope) -> ir.Expr:
@@ -455,6 +468,9 @@ class Checker:
         return value
 
     def _Selection(self, node, scope):
+        if node.until:
+            raise self.error(node.where, "'x in S until condition' only goes inside count(...), "
+                             "any(...) or first(...), or after 'for'", "RC308")
         raise self.error(node.where, "'x in S where condition' only goes inside count(...), "
                          "any(...) or all(...)", "RC308")
 
@@ -567,7 +583,12 @@ def _spelled(node) -> str:
     if isinstance(node, syntax.Attr):
         return f"{_spelled(node.owner)}.{node.name}"
     if isinstance(node, syntax.Call):
-        return f"{node.name}(...)"
+        spelled = [_spelled(arg) for arg in node.args]
+        if "the value" in spelled or len(", ".join(spelled)) > 40:
+            return f"{node.name}(...)"
+        return f"{node.name}({', '.join(spelled)})"
+    if isinstance(node, syntax.Num):
+        return str(node.value)
     if isinstance(node, syntax.Index):
         return f"{_spelled(node.base)}[...]"
     return "the value"

@@ -92,9 +92,10 @@ class Effects:
         cond = None
         if node.cond is not None:
             cond = check.truth(node.cond, inner)
-            inner = inner.knowing(facts_of(cond, True))
+            inner = inner.knowing(facts_of(cond, not node.until))
         body = self.block(node.body, inner, rule)
-        return [ir.Loop(where=node.where, var=var, source=source, cond=cond, body=body)]
+        stop, cond = (cond, None) if node.until else (None, cond)
+        return [ir.Loop(where=node.where, var=var, source=source, cond=cond, body=body, stop=stop)]
 
     def _Goto(self, node, scope, rule):
         targets = self.checker.symbols.goto_targets

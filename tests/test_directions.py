@@ -126,6 +126,7 @@ def test_the_direction_tables_are_emitted_only_where_used(rays):
 def test_the_direction_enumeration_belongs_only_to_games_that_use_it(rays):
     assert "direction" not in load_game("ball").rules.enums
     assert load_game(rays).rules.enums["direction"] == tuple(NAMES)
+    assert load_game("othello").rules.enums["direction"] == tuple(NAMES)
 
 
 def test_a_spec_name_comes_before_a_direction(tmp_path):

@@ -19,6 +19,15 @@ from rulecraft.compiler.sizes import MAX_GRID, Sizes, compile_time_value
 from rulecraft.compiler.symbols import Attribute
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
+# the built-in enumeration ``direction``, clockwise from north: (name, row step, column step).
+# North is towards higher row numbers (row 1 is the south edge, drawn at the bottom), east
+# towards higher column numbers.
+DIRECTIONS = (("n", 1, 0), ("ne", 1, 1), ("e", 0, 1), ("se", -1, 1),
+              ("s", -1, 0), ("sw", -1, -1), ("w", 0, -1), ("nw", 1, -1))
+DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
+# the lists of directions a formula may name
+DIRECTION_LISTS = {"directions": DIRECTION_NAMES, "orthogonal_directions": ("n", "e", "s", "w"),
+                   "diagonal_directions": ("ne", "se", "sw", "nw")}
 # adjacency presets on a grid: (row, column) steps to the neighbours
 PRESETS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
            "diagonal": ((-1, -1), (-1, 1), (1, -1), (1, 1)),
@@ -87,6 +96,11 @@ class BoardReader(Sizes):
         coords = grid.coords if grid is not None else ()
         statics["SPACE_AT"] = ir.StaticTable("board", "SPACE_AT", {rc: i for i, rc in enumerate(coords)},
                                              T.SPACE)
+        if grid is not None:
+            step, ray = grid_directions(grid)
+            statics["STEP"] = ir.StaticTable("grid", "STEP", step, T.SPACE, offsets=(0, 0))
+            statics["RAY"] = ir.StaticTable("grid", "RAY", ray, T.ListOf(T.SPACE), offsets=(0, 0))
+            self.symbols.grid = grid
 
     def _grid(self, grid):
         self.keys(grid, "board: grid:", ("rows", "columns"), ("name", "playable"))
@@ -201,6 +215,41 @@ def _distances(neighbors) -> tuple:
                     queue.append(there)
         table.append(tuple(row))
     return tuple(table)
+
+
+def grid_directions(grid: ir.GridIR) -> tuple:
+    """``(step, ray)``: the grid's direction tables, per square and direction (in
+    :data:`DIRECTIONS` order): ``step`` the next square (-1 off the board or on a square that is
+    not playable), ``ray`` the squares from there on to the edge or the first missing square."""
+    index = {rc: i for i, rc in enumerate(grid.coords)}
+    steps, rays = [], []
+    for row, col in grid.coords:
+        square_steps, square_rays = [], []
+        for _, dr, dc in DIRECTIONS:
+            ray, k = [], 1
+            while (row + k * dr, col + k * dc) in index:
+                ray.append(index[(row + k * dr, col + k * dc)])
+                k += 1
+            square_steps.append(ray[0] if ray else -1)
+            square_rays.append(tuple(ray))
+        steps.append(tuple(square_steps))
+        rays.append(tuple(square_rays))
+    return tuple(steps), tuple(rays)
+
+
+def grid_towards(grid: ir.GridIR) -> tuple:
+    """Per pair of squares, the direction from the first to the second when they share a row,
+    a column or a diagonal (-1 otherwise, and from a square to itself)."""
+    units = {(dr, dc): d for d, (_, dr, dc) in enumerate(DIRECTIONS)}
+    towards = []
+    for row, col in grid.coords:
+        found = []
+        for other_row, other_col in grid.coords:
+            dr, dc = other_row - row, other_col - col
+            aligned = (dr or dc) and (not dr or not dc or abs(dr) == abs(dc))
+            found.append(units[((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))] if aligned else -1)
+        towards.append(tuple(found))
+    return tuple(towards)
 
 
 def grid_lines(grid: ir.GridIR | None, length: int) -> tuple:

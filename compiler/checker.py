@@ -14,98 +14,19 @@ Errors are :class:`rulecraft.errors.SpecError` (RC3xx) at the offending token.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rulecraft.errors import SpecError, SpecWarning, did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
+from rulecraft.compiler.facts import NONE, Scope, checked_facts, facts_of, global_facts, path, scope_of
 from rulecraft.compiler.symbols import Function, Symbols
-from rulecraft.compiler.walk import children, walk
+from rulecraft.compiler.walk import walk
 
-NONE = -1
 # a definition whose formula has more parts than this becomes a named function, when the
 # arguments it is given are not fixed values (those are copied in, to be folded) and it is not
 # computed once per item of a loop (a selection, the legal actions: there a call costs too much)
 ROUTINE_PARTS = 100
-
-
-@dataclass(frozen=True)
-class Scope:
-    """The names bound around a formula (parameters, loop variables, a definition's arguments)
-    and the facts known where it stands: the paths (:func:`path`) known not to be none."""
-
-    names: dict
-    facts: frozenset = frozenset()
-
-    def bind(self, name: str, value: ir.Expr) -> "Scope":
-        return Scope({**self.names, name: value}, self.facts)
-
-    def knowing(self, facts) -> "Scope":
-        return Scope(self.names, self.facts | facts) if facts else self
-
-
-def path(expr: ir.Expr):
-    """A key naming the place ``expr`` reads (a variable, a state field of a fixed entity, ...),
-    so that a test on it is known where the same place is read again; None for other values."""
-    if isinstance(expr, ir.Var):
-        return ("var", id(expr.symbol))
-    if isinstance(expr, (ir.Checked, ir.Guarded, ir.InRange)):
-        return path(expr.value)
-    if isinstance(expr, ir.Slot):
-        if expr.index is None:
-            return ("field", expr.field.name)
-        inner = path(expr.index) if not isinstance(expr.index, ir.Const) else ("const", expr.index.value)
-        return None if inner is None else ("field", expr.field.name, inner)
-    return None
-
-
-def facts_of(test: ir.Expr, truth: bool) -> frozenset:
-    """The paths known not to be none where ``test`` is ``truth``."""
-    if isinstance(test, ir.Unary) and test.op == "not":
-        return facts_of(test.operand, not truth)
-    if isinstance(test, ir.Logic):
-        if (test.op == "and") == truth:      # all parts hold (and/true) or all fail (or/false)
-            return frozenset().union(*(facts_of(part, truth) for part in test.values))
-        return frozenset()
-    if isinstance(test, ir.Compare) and test.op in ("==", "!="):
-        equal = (test.op == "==") == truth
-        for one, other in ((test.left, test.right), (test.right, test.left)):
-            key = path(one)
-            if key is None:
-                continue
-            if isinstance(other, ir.Const) and other.value == NONE and T.is_entity(one.type) \
-                    and not equal:
-                return frozenset({key})
-            if equal and not other.nullable and T.is_entity(other.type):
-                return frozenset({key})
-    if isinstance(test, ir.Member) and not test.negate and truth:
-        key = path(test.item)
-        if key is not None:
-            return frozenset({key})
-    return frozenset()
-
-
-def checked_facts(e: ir.Expr) -> frozenset:
-    """The paths that ``e`` checks not to be none wherever it is computed (a guarded read not
-    inside a part that may be skipped): past ``e``, they are known not to be none."""
-    found, stack = set(), [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.Guarded, ir.Checked)):
-            key = path(node.check if isinstance(node, ir.Guarded) else node.value)
-            if key is not None:
-                found.add(key)
-        if isinstance(node, ir.Logic):
-            stack.append(node.values[0])
-        elif isinstance(node, ir.Cond):
-            stack.append(node.test)
-        elif isinstance(node, ir.Comprehension):
-            stack.append(node.source)
-        elif isinstance(node, (ir.Aggregate, ir.AtLeast)):
-            stack.append(node.items.source if isinstance(node.items, ir.Comprehension) else node.items)
-        else:
-            stack.extend(children(node))
-    return frozenset(found)
 
 
 class Checker:
@@ -124,7 +45,7 @@ class Checker:
     def formula(self, text, scope: Scope | dict | None = None, expect=None, what="formula") -> ir.Expr:
         """The IR of the formula ``text``; ``expect`` (a type) is checked when given (RC310)."""
         node = syntax.formula(text)
-        value = self.expr(node, _scope(scope))
+        value = self.expr(node, scope_of(scope))
         if expect is not None and not T.compatible(expect, value.type):
             raise self.error(node.where, f"this {what} gives {T.describe(value.type)}, "
                              f"but {T.describe(expect)} is needed", "RC310")
@@ -160,7 +81,9 @@ class Checker:
 
     def _complain(self, where, what: str) -> None:
         """RC317 in a spec of language 2; a warning (once per place) before."""
-        hint = f"write '{what.split('.')[0]} != none and ...' first, or give the field an initial: value"
+        # the value that may be none: a call's result (step(z, d).mark), else the first name
+        owner = what.rsplit(".", 1)[0] if ")." in what else what.split(".")[0]
+        hint = f"write '{owner} != none and ...' first, or give the field an initial: value"
         message = f"'{what}' needs a value here, but it may be none"
         if self._calls:
             name, used = self._calls[0]
@@ -235,6 +158,10 @@ class Checker:
             function = self.symbols.functions.get(word)
             if function is not None and not function.params:
                 return self.inline(function, [], node, scope)
+            builtin = self.symbols.builtins.get(word)
+            if builtin is not None:            # a direction, or a list of them: the spec's names come first
+                self.symbols.directions_used = True
+                return replace(builtin, where=node.where)
             if word in self.symbols.functions or word in self.library:
                 raise self.error(node.where, f"'{word}' is a function: call it as {word}(...)", "RC302")
             if word in self.symbols.tables:
@@ -421,12 +348,13 @@ class Checker:
         try:
             if node.cond is not None:
                 cond = self.truth(node.cond, inner)
-                inner = inner.knowing(facts_of(cond, True) | checked_facts(cond))
+                inner = inner.knowing(facts_of(cond, not node.until) | checked_facts(cond))
             value = self.typed(node.value, inner, T.INT, f"the value summed by {node.fn}()")
         finally:
             self.loops -= 1
+        stop, cond = (cond, None) if node.until else (None, cond)
         items = ir.Comprehension(type=T.ListOf(T.INT), where=node.where, var=var, source=source,
-                                 cond=cond, value=value)
+                                 cond=cond, value=value, stop=stop)
         return ir.Aggregate(type=T.INT, where=node.where, fn=node.fn, items=items)
 
     def binder(self, name: str, where, source_node, scope: Scope):
@@ -437,7 +365,8 @@ class Checker:
                                                        nullable=_items_nullable(source)))
 
     def selection(self, node, scope: Scope) -> ir.Comprehension:
-        """``x in S where C`` as the list of the items of S that satisfy C."""
+        """``x in S where C`` as the list of the items of S that satisfy C; ``x in S until C``
+        as the items of S before the first that satisfies C (the comprehension's ``stop``)."""
         if not isinstance(node.var, syntax.Name):
             raise self.error(node.var.where, "put a new name before 'in', as in "
                              "'p in pieces where ...'", "RC308")
@@ -447,6 +376,8 @@ class Checker:
             cond = self.truth(node.cond, inner)
         finally:
             self.loops -= 1
+        if node.until:
+            return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, stop=cond)
         return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, cond=cond)
 
     def collection(self, node, scope: Scope) -> ir.Expr:
@@ -457,6 +388,9 @@ class Checker:
         return value
 
     def _Selection(self, node, scope):
+        if node.until:
+            raise self.error(node.where, "'x in S until condition' only goes inside count(...), "
+                             "any(...) or first(...), or after 'for'", "RC308")
         raise self.error(node.where, "'x in S where condition' only goes inside count(...), "
                          "any(...) or all(...)", "RC308")
 
@@ -530,27 +464,6 @@ class Checker:
         return ir.Items(type=T.ListOf(kind), where=node.where, items=tuple(items))
 
 
-def global_facts(facts: frozenset) -> frozenset:
-    """The facts about the game's own fields (none about a variable of the place they hold in)."""
-    return frozenset(f for f in facts if "var" not in _flat(f))
-
-
-def _flat(fact):
-    for part in fact:
-        if isinstance(part, tuple):
-            yield from _flat(part)
-        else:
-            yield part
-
-
-def _scope(scope) -> Scope:
-    if scope is None:
-        return Scope({})
-    if isinstance(scope, Scope):
-        return scope
-    return Scope(dict(scope))
-
-
 def _int(value: int) -> ir.Const:
     return ir.Const(type=T.INT, value=value)
 
@@ -581,7 +494,12 @@ def _spelled(node) -> str:
     if isinstance(node, syntax.Attr):
         return f"{_spelled(node.owner)}.{node.name}"
     if isinstance(node, syntax.Call):
-        return f"{node.name}(...)"
+        spelled = [_spelled(arg) for arg in node.args]
+        if "the value" in spelled or len(", ".join(spelled)) > 40:
+            return f"{node.name}(...)"
+        return f"{node.name}({', '.join(spelled)})"
+    if isinstance(node, syntax.Num):
+        return str(node.value)
     if isinstance(node, syntax.Index):
         return f"{_spelled(node.base)}[...]"
     return "the value"

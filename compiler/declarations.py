@@ -118,6 +118,10 @@ class DeclarationsReader(Sizes):
         result = {}
         for name, values in self.entries(enums, "enums:", self.data.value_at("enums")):
             self.identifier(name, enums.where(name), "the enumeration")
+            if name == "direction":
+                raise SpecError("the enumeration 'direction' is built in: the eight grid directions "
+                                "n, ne, e, se, s, sw, w, nw", enums.where(name), code="RC325",
+                                hint="give yours another name")
             if not isinstance(values, Sequence) or not values:
                 raise SpecError(f"enumeration '{name}' lists its values", enums.value_at(name), code="RC330")
             result[str(name)] = tuple(str(v) for v in values)

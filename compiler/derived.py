@@ -15,7 +15,7 @@ from __future__ import annotations
 from rulecraft.errors import SpecError
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.walk import nested, statements_exprs, walk
+from rulecraft.compiler.walk import jumps, nested, statements_exprs, walk
 
 OWNER_NAMES = {T.TEAM: "team", T.SPACE: "space", T.PIECE: "piece"}
 
@@ -99,7 +99,7 @@ def keep_current(statements: list, upkeep: list, flush_at_end: bool = True) -> l
     a loop that moves every piece."""
     result, pending = [], set()
     for stmt in statements:
-        if pending and (_reads(stmt) & pending or ir.jumps([stmt])):
+        if pending and (_reads(stmt) & pending or jumps([stmt])):
             result += _calls(pending, upkeep, stmt.where)
             pending = set()
         _keep_inside(stmt, upkeep)
@@ -115,8 +115,8 @@ def _keep_inside(stmt, upkeep: list) -> None:
         stmt.then, stmt.other = keep_current(stmt.then, upkeep, False), keep_current(stmt.other, upkeep, False)
     elif isinstance(stmt, (ir.Loop, ir.While)):
         # a header evaluated again each round must see the body's changes
-        header = stmt.test if isinstance(stmt, ir.While) else stmt.cond
-        again = header is not None and bool(reads(header) & {r.name for r in upkeep})
+        headers = [stmt.test] if isinstance(stmt, ir.While) else [e for e in (stmt.cond, stmt.stop) if e is not None]
+        again = any(reads(e) & {r.name for r in upkeep} for e in headers)
         stmt.body = keep_current(stmt.body, upkeep, again)
 
 

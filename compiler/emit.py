@@ -14,6 +14,7 @@ import ast
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler.walk import jumps
 
 _BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
@@ -180,9 +181,13 @@ class Emitter:
         items, fn = e.items, e.fn
         if fn == "count":
             if isinstance(items, ir.Comprehension) and items.value is None:
+                if items.cond is None and items.stop is not None and not items.once:
+                    return call("len", self.run(items, it))
                 return call("sum", self.generator(items, it, each=const(1)))
             return call("len", self.iterable(items, it))
         if fn == "nonempty":
+            if isinstance(items, ir.Comprehension):
+                return call("any", self.generator(items, it, each=const(True)))
             return ast.Compare(call("len", self.iterable(items, it)), [ast.Gt()], [const(0)])
         if fn in ("any", "all", "sum"):
             return call(fn, self.generator(items, it) if isinstance(items, ir.Comprehension)
@@ -192,7 +197,7 @@ class Emitter:
             return call(fn, source, default=const(0))
         source = self.generator(items, it) if isinstance(items, ir.Comprehension) else \
             ast.GeneratorExp(name("x"), [ast.comprehension(name("x", True), self.iterable(items, it), [], 0)])
-        return call("next", source, const(-1))                        # first
+        return call("next", source, const(0 if e.type == T.INT else -1))           # first
 
     def _AtLeast(self, e, it):
         return call("at_least", const(e.least), self.generator(e.items, it))
@@ -270,11 +275,18 @@ class Emitter:
                                      ast.Tuple([self.expr(value, True)], ast.Load()), [], 0)
                    for symbol, value in e.once]
         conditions = [self.expr(e.cond, it)] if e.cond is not None else []
-        clauses.append(ast.comprehension(name(self.names.of(e.var), True), self.iterable(e.source, True),
-                                         conditions, 0))
+        source = self.run(e, True) if e.stop is not None else self.iterable(e.source, True)
+        clauses.append(ast.comprehension(name(self.names.of(e.var), True), source, conditions, 0))
         element = each if each is not None else (self.expr(e.value, it) if e.value is not None
                                                  else name(self.names.of(e.var)))
         return ast.GeneratorExp(element, clauses)
+
+    def run(self, e: ir.Comprehension, it: bool = False) -> ast.Call:
+        """The items of ``e.source`` before the first for which ``e.stop`` holds (``x in S until
+        C``): ``take_until(S, lambda x: C)``, a tuple."""
+        variable = self.names.of(e.var)
+        stop = ast.Lambda(ast.arguments([], [ast.arg(variable)], None, [], [], None, []), self.expr(e.stop, True))
+        return call("take_until", self.iterable(e.source, True), stop)
 
     # ---------- statements ----------
     def statements(self, stmts: list) -> list:
@@ -305,6 +317,8 @@ class Emitter:
             body = self.statements(stmt.body) or [ast.Pass()]
             if stmt.cond is not None:
                 body = [ast.If(ast.UnaryOp(ast.Not(), self.expr(stmt.cond)), [ast.Continue()], [])] + body
+            if stmt.stop is not None:
+                body = [ast.If(self.expr(stmt.stop), [ast.Break()], [])] + body
             return [loop(name(self.names.of(stmt.var), True), self.iterable(stmt.source), body)]
         if kind is ir.While:           # for _ in range(limit): ... else: the limit is reached
             rounds = [ast.If(ast.UnaryOp(ast.Not(), self.expr(stmt.test)), [ast.Break()], [])]
@@ -321,7 +335,7 @@ class Emitter:
                            const(stmt.value))]
         if kind is ir.Perform:
             run = call(routine_name(stmt.routine), name("s"), name("ev"), *[self.expr(a) for a in stmt.args])
-            if not stmt.routine.jumps:
+            if not jumps([stmt]):
                 return [ast.Expr(run)]
             jump = self.names.fresh("jump")
             return [assign(name(jump, True), run),

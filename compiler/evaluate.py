@@ -85,7 +85,7 @@ def _eval(e, env):
             return sum(items)
         if e.fn in ("min", "max"):
             return (min if e.fn == "min" else max)(items, default=0)
-        return items[0] if items else -1          # first
+        return items[0] if items else (0 if e.type == T.INT else -1)          # first
     if kind is ir.AtLeast:
         return int(len(_eval(e.items, env)) >= e.least)
     if kind is ir.Builtin:
@@ -117,6 +117,8 @@ def _items(e: ir.Comprehension, env):
         inner[symbol] = _eval(value, inner)
     for item in _eval(e.source, env):
         inner[e.var] = item
+        if e.stop is not None and _eval(e.stop, inner):
+            return
         if e.cond is None or _eval(e.cond, inner):
             yield item if e.value is None else _eval(e.value, inner)
 

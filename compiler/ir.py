@@ -133,14 +133,16 @@ class Span(Expr):
 @dataclass(eq=False, slots=True, kw_only=True)
 class Comprehension(Expr):
     """The items of ``source`` bound to ``var`` that satisfy ``cond``, each mapped to ``value``
-    (None: the item itself). ``once`` binds values computed once per evaluation, before the
-    loop (the hoisting pass fills it)."""
+    (None: the item itself). ``stop`` (``x in S until C``) ends the list before the first item
+    for which it holds. ``once`` binds values computed once per evaluation, before the loop
+    (the hoisting pass fills it)."""
 
     var: Symbol
     source: Expr
     cond: Expr | None = None
     value: Expr | None = None
     once: tuple = ()
+    stop: Expr | None = None
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
@@ -249,10 +251,14 @@ class When(Stmt):
 
 @dataclass(eq=False, slots=True, kw_only=True)
 class Loop(Stmt):
+    """``for var in source where cond do {body}``; ``stop`` (``until``) ends the loop at the
+    first item for which it holds, tested just before that item's effects run."""
+
     var: Symbol
     source: Expr
     cond: Expr | None
     body: list
+    stop: Expr | None = None
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
@@ -322,25 +328,6 @@ class RoutineIR:
     body: object
     type: object = None
     reads: frozenset = frozenset()     # a derived field's upkeep: the fields its formula reads
-
-    @property
-    def jumps(self) -> bool:
-        """Whether the procedure's effects may jump (goto, stop, finish)."""
-        return self.kind == "effects" and jumps(self.body)
-
-
-def jumps(statements) -> bool:
-    """Whether ``statements`` may jump (goto, stop, finish), here or in a procedure they call."""
-    for stmt in statements:
-        if isinstance(stmt, Jump):
-            return True
-        if isinstance(stmt, When) and (jumps(stmt.then) or jumps(stmt.other)):
-            return True
-        if isinstance(stmt, (Loop, While)) and jumps(stmt.body):
-            return True
-        if isinstance(stmt, Perform) and stmt.routine.jumps:
-            return True
-    return False
 
 
 @dataclass(eq=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import compile_time_value
+from rulecraft.compiler.board import DIRECTION_NAMES, grid_towards
 
 # name -> (signature, what it gives); the spec reference is generated from this list.
 REFERENCE = {
@@ -17,9 +18,12 @@ REFERENCE = {
     "any": ("any(x in S where C) | any(S)", "true when some item of S satisfies C (or S is not empty)"),
     "all": ("all(x in S where C)", "true when every item of S satisfies C"),
     "sum": ("sum(E for x in S where C)", "the total of E over the items of S that satisfy C"),
-    "min": ("min(a, b, ...) | min(E for x in S where C)", "the least value (0 for nothing)"),
-    "max": ("max(a, b, ...) | max(E for x in S where C)", "the greatest value (0 for nothing)"),
-    "first": ("first(x in S where C)", "the first item of S that satisfies C, or none"),
+    "min": ("min(a, b, ...) | min(E for x in S where C) | min(x in S where C) | min(S)",
+            "the least value; of a list of numbers, its least (0 for an empty one)"),
+    "max": ("max(a, b, ...) | max(E for x in S where C) | max(x in S where C) | max(S)",
+            "the greatest value; of a list of numbers, its greatest (0 for an empty one)"),
+    "first": ("first(x in S where C) | first(S)",
+              "the first item of S that satisfies C (or of S), or none; of numbers, 0 when there is none"),
     "abs": ("abs(n)", "the absolute value of n"),
     "range": ("range(a, b)", "the numbers a, a+1, ..., b (both ends included)"),
     "adjacent": ("adjacent(a, b)", "true when spaces a and b are neighbours on the board"),
@@ -32,6 +36,13 @@ REFERENCE = {
               "attribute (steps that leave the board or land on an unplayable square give nothing)"),
     "connected": ("connected(z, y in S where C)", "the spaces linked to z through a chain of adjacent "
                   "spaces of S that satisfy C (z first, then in order of distance)"),
+    "step": ("step(z, d)", "the square next to z in direction d (grids), or none off the board"),
+    "ray": ("ray(z, d)", "the squares from z in direction d (grids), z excluded, nearest first, to the "
+            "edge of the board (or the first missing square)"),
+    "turn": ("turn(d, k)", "the direction k eighths of a turn clockwise from d (k = 2: 90° right, "
+             "-2: 90° left, 4: the opposite direction)"),
+    "direction": ("direction(a, b)", "the direction from square a to square b when they share a row, a "
+                  "column or a diagonal (grids), else none"),
     "move": ("move(p, z)", "effect: put piece p on space z (none takes it off the board)"),
 }
 
@@ -42,10 +53,18 @@ def _arity(checker, node, args, count):
 
 
 def _quantifier(fn: str):
-    """count, any and all: over ``x in S where C``, or over a plain list."""
+    """count, any and all: over ``x in S where C``, over ``x in S until C`` (the items before
+    the first that satisfies C: count and any only), or over a plain list."""
     def build(checker, node, args, scope):
         _arity(checker, node, args, 1)
         arg = args[0]
+        if isinstance(arg, syntax.Selection) and arg.until:
+            if fn == "all":
+                raise checker.error(arg.where, "all(x in S until C) holds always: every item before "
+                                    "the first that satisfies C fails C", "RC308",
+                                    "write all(x in S where C), or count(x in S until C)")
+            return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where,
+                                fn="count" if fn == "count" else "nonempty", items=checker.selection(arg, scope))
         if isinstance(arg, syntax.Selection):
             chosen = checker.selection(arg, scope)
             if fn != "count":      # any/all: the truth of C for each item
@@ -61,21 +80,39 @@ def _quantifier(fn: str):
     return build
 
 
+def _listed(checker, arg, scope):
+    """The list ``arg`` stands for: a selection (``x in S where C``, ``x in S until C``) or a
+    plain list (RC309 for something else)."""
+    if isinstance(arg, syntax.Selection):
+        return checker.selection(arg, scope)
+    return checker.collection(arg, scope)
+
+
 def _first(checker, node, args, scope):
+    """``first(x in S where C)`` or ``first(S)``: an entity (none when there is no such item)
+    or a number (0 when there is none)."""
     _arity(checker, node, args, 1)
-    if not isinstance(args[0], syntax.Selection):
-        raise checker.error(args[0].where, "first() takes 'x in S where C'", "RC308")
-    chosen = checker.selection(args[0], scope)
-    if not T.is_entity(chosen.type.item):
-        raise checker.error(args[0].where, "first() picks from a list of teams, spaces or pieces", "RC308")
-    return ir.Aggregate(type=chosen.type.item, where=node.where, fn="first", items=chosen, nullable=True)
+    chosen = _listed(checker, args[0], scope)
+    item = chosen.type.item
+    if not (T.is_entity(item) or item == T.INT):
+        raise checker.error(args[0].where, "first() picks from a list of numbers, teams, spaces, pieces, "
+                            f"kinds or values, not a {T.describe(chosen.type)}", "RC308")
+    return ir.Aggregate(type=item, where=node.where, fn="first", items=chosen, nullable=item != T.INT)
 
 
 def _extreme(fn: str):
+    """min and max: of two or more numbers, or of one list of numbers (a selection, a total's
+    ``E for x in S``, or a plain list): 0 for an empty list."""
     def build(checker, node, args, scope):
-        if len(args) < 2:
-            raise checker.error(node.where, f"{fn}() of single values needs two or more; for a "
-                                f"list write {fn}(E for x in S)", "RC306")
+        if len(args) == 1:
+            items = _listed(checker, args[0], scope)
+            if items.type.item != T.INT:
+                raise checker.error(args[0].where, f"{fn}() of a list needs numbers, not a "
+                                    f"{T.describe(items.type)}", "RC310",
+                                    f"write {fn}(E for x in S) to compare a number of each item")
+            return ir.Aggregate(type=T.INT, where=node.where, fn=fn, items=items)
+        if not args:
+            raise checker.error(node.where, f"{fn}() needs two or more numbers, or a list of them", "RC306")
         values = tuple(checker.typed(a, scope, T.INT, f"an argument of {fn}()") for a in args)
         return ir.Builtin(type=T.INT, where=node.where, fn=fn, args=values)
     return build
@@ -165,6 +202,55 @@ def _connected(checker, node, args, scope):
     return ir.Builtin(type=T.ListOf(T.SPACE), where=node.where, fn="connected", args=(start, chosen))
 
 
+def _grid_table(checker, node, name: str) -> ir.StaticTable:
+    """The grid's direction table ``name`` (STEP, RAY, DIRECTION_TO); RC360 on a board without
+    a grid."""
+    symbols = checker.symbols
+    if symbols.grid is None:
+        raise checker.error(node.where, f"{node.name}() needs a grid board: directions are those of "
+                            "rows, columns and diagonals", "RC360",
+                            "a board of spaces: gives no directions; use neighbors(z) and adjacent(a, b)")
+    if name not in symbols.statics:       # a table per pair of squares: made only when used
+        symbols.statics[name] = ir.StaticTable("grid", name, grid_towards(symbols.grid), T.DIRECTION,
+                                               offsets=(0, 0))
+    return symbols.statics[name]
+
+
+def _direction_arg(checker, node, arg, scope):
+    return checker.typed(arg, scope, T.DIRECTION, f"the direction of {node.name}()")
+
+
+def _step_or_ray(checker, node, args, scope):
+    """``step(z, d)`` (the next square, or none) and ``ray(z, d)`` (a list), both looked up in
+    tables the compiler makes for every square and direction."""
+    _arity(checker, node, args, 2)
+    table = _grid_table(checker, node, node.name.upper())
+    checker.symbols.directions_used = True
+    z = checker.typed(args[0], scope, T.SPACE, f"the square of {node.name}()")
+    d = _direction_arg(checker, node, args[1], scope)
+    read = ir.Static(type=table.type, where=node.where, table=table, keys=(z, d), nullable=node.name == "step")
+    return checker.known(_needing(checker, node, args, (z, d), read), scope)
+
+
+def _turn(checker, node, args, scope):
+    """``turn(d, k)``: ``(d + k) mod 8`` in the clockwise order of the directions."""
+    _arity(checker, node, args, 2)
+    d = _direction_arg(checker, node, args[0], scope)
+    k = checker.typed(args[1], scope, T.INT, "the eighths of a turn")
+    total = ir.Binary(type=T.INT, where=node.where, op="+", left=d, right=k)
+    read = ir.Binary(type=T.DIRECTION, where=node.where, op="%", left=total,
+                     right=ir.Const(type=T.INT, value=len(DIRECTION_NAMES)))
+    return _needing(checker, node, args, (d, k), read, needed=(0,))
+
+
+def _direction(checker, node, args, scope):
+    """``direction(a, b)``: looked up in a table over every pair of squares."""
+    table = _grid_table(checker, node, "DIRECTION_TO")
+    a, b = _spaces(checker, node, args, scope, 2)
+    read = ir.Static(type=T.DIRECTION, where=node.where, table=table, keys=(a, b), nullable=True)
+    return checker.known(_needing(checker, node, args, (a, b), read), scope)
+
+
 def _move(checker, node, args, scope):
     """The effect ``move(p, z)``: a :class:`ir.Move`."""
     _arity(checker, node, args, 2)
@@ -183,6 +269,7 @@ FUNCTIONS = {
     "first": _first, "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
     "adjacent": _adjacent, "neighbors": _neighbors, "distance": _distance, "space": _space,
     "lines": _lines, "reach": _reach, "connected": _connected,
+    "step": _step_or_ray, "ray": _step_or_ray, "turn": _turn, "direction": _direction,
 }
 
 PROCEDURES = {"move": _move}

@@ -21,7 +21,7 @@ from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
 
-SUPPORT = ("at_least", "connected_from", "fault_raiser", "grouped", "reach_from")
+SUPPORT = ("at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
 CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "ParamDef", "RuleTables", "TableDef")
 
 
@@ -99,7 +99,7 @@ class _Module:
                _assign("SPACE_AT", literal({rc: i for i, rc in enumerate(board.grid.coords)} if board.grid else {}))]
         statics = self._statics()
         for table in statics:
-            if table.role in ("space", "formula", "kind", "table"):
+            if table.role in ("space", "formula", "kind", "table", "grid"):
                 out.append(_assign(table_name(table), literal(table.values)))
         if game.reached:
             out.append(_assign("REACHED", literal(game.reached)))
@@ -285,7 +285,8 @@ class _Module:
         game = self.game
         meta = game.meta
         fields = [call("FieldDef", const(f.name), const(_type_word(f.type)), const(f.of), const(f.base),
-                       const(f.size), const(f.visible), const(f.reveal_slot), const(f.show)) for f in game.fields]
+                       const(f.size), const(f.visible), const(f.reveal_slot), const(f.show), const(f.derived))
+                  for f in game.fields]
         dice = ast.Dict([const(n) for n in game.dice],
                         [call("DieDef", const(n), const(_type_word(d.type)), literal(d.outcomes),
                               literal(d.probabilities)) for n, d in game.dice.items()])

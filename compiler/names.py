@@ -14,7 +14,7 @@ import re
 
 # the rule language's reserved words; the grammar's keywords are exactly these
 RESERVED = ("if", "then", "else", "and", "or", "not", "in", "for", "do", "where", "true", "false",
-            "none", "goto", "stop", "finish", "reveal", "event", "let", "while", "limit")
+            "none", "goto", "stop", "finish", "reveal", "event", "let", "while", "limit", "until")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME = 64

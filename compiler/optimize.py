@@ -116,7 +116,8 @@ class _Passes:
         """``count(p in T.pieces where p.at == Z)`` (or over ``pieces``) from the piece index."""
         index = self.game.piece_index
         if index is None or not isinstance(items, ir.Comprehension) or items.value is not None \
-                or not isinstance(items.cond, ir.Compare) or items.cond.op not in ("==", "!=") or items.once:
+                or not isinstance(items.cond, ir.Compare) or items.cond.op not in ("==", "!=") or items.once \
+                or items.stop is not None:
             return None
         piece = items.var
         left, right = items.cond.left, items.cond.right
@@ -219,8 +220,7 @@ def hoist_comprehension(e: ir.Expr) -> ir.Expr:
     with those parts computed once before the loop (``once``); other expressions unchanged."""
     if not isinstance(e, ir.Comprehension) or e.once:
         return e
-    inner = {e.var} | bound(e.cond if e.cond is not None else ir.Const(type=T.INT, value=0)) \
-        | bound(e.value if e.value is not None else ir.Const(type=T.INT, value=0))
+    inner = {e.var}.union(*(bound(part) for part in (e.stop, e.cond, e.value) if part is not None))
     moved: dict = {}
 
     def lift(node):
@@ -232,11 +232,11 @@ def hoist_comprehension(e: ir.Expr) -> ir.Expr:
             return ir.Var(type=node.type, where=node.where, symbol=moved[key][0], nullable=node.nullable)
         return None
 
-    cond = _lift_largest(e.cond, lift) if e.cond is not None else None
-    value = _lift_largest(e.value, lift) if e.value is not None else None
+    stop, cond, value = (_lift_largest(part, lift) if part is not None else None
+                         for part in (e.stop, e.cond, e.value))
     if not moved:
         return e
-    return replace(e, cond=cond, value=value, once=tuple(moved.values()))
+    return replace(e, stop=stop, cond=cond, value=value, once=tuple(moved.values()))
 
 
 def _lift_largest(e: ir.Expr, lift) -> ir.Expr:

@@ -21,7 +21,7 @@ from rulecraft.loader import Text
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 _KEYWORDS = ("if", "then", "else", "and", "or", "not", "in", "for", "do", "where", "true",
-             "false", "none", "goto", "stop", "finish", "reveal", "event")
+             "false", "none", "goto", "stop", "finish", "reveal", "event", "until")
 
 # How each terminal is named to a designer.
 _DESCRIBE = {

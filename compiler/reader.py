@@ -12,8 +12,9 @@ from __future__ import annotations
 from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping
 from rulecraft.compiler import ir, library
+from rulecraft.compiler import types as T
 from rulecraft.compiler.actions import ActionsReader
-from rulecraft.compiler.board import BoardReader, grid_lines
+from rulecraft.compiler.board import DIRECTION_LISTS, DIRECTION_NAMES, BoardReader, grid_lines
 from rulecraft.compiler.checker import Checker
 from rulecraft.compiler.declarations import DeclarationsReader
 from rulecraft.compiler.derived import keep_fields_current
@@ -40,6 +41,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         self.option_values = dict(option_values or {})
         self.checker = Checker(self.symbols, dict(library.FUNCTIONS))
         self.effects = Effects(self.checker, dict(library.PROCEDURES))
+        self.symbols.builtins = directions()
 
     def build(self) -> ir.GameIR:
         """Read and check every section; returns the IR. RC321 (unknown section), RC322 (no
@@ -54,7 +56,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
                 raise SpecError(f"the spec needs a '{key}:' section", data.position, code="RC322")
         meta = self.read_game(data["game"])
         options = self.read_options(data.get("options"), self.option_values)
-        self.enums = self.read_enums(data.get("enums"))
+        self.enums = {**self.read_enums(data.get("enums")), "direction": DIRECTION_NAMES}
         self.board = self.read_board(data.get("board"))
         at = self.read_pieces(data.get("pieces"), self.board)
         self.dice = self.read_dice(data.get("dice"), self.enums)
@@ -84,7 +86,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         return ir.GameIR(
             meta=meta, options=options, teams=self.teams, board=self.board, kinds=self.kinds,
             kind_attributes=self.kind_attributes, kind_symbols=self.kind_symbols, pieces=self.pieces,
-            enums=self.enums, dice=self.dice, fields=fields, slots=slots, piece_index=symbols.piece_index,
+            enums=self._used_enums(fields, actions, tables), dice=self.dice, fields=fields, slots=slots, piece_index=symbols.piece_index,
             tables=tables, nodes=nodes, actions=actions, triggers=triggers, returns=returns,
             returns_team=team, returns_range=returns_range, evaluation=evaluation, invariants=invariants,
             max_plies=max_plies, on_limit=on_limit, limit_source=limit_source, events=symbols.events,
@@ -93,3 +95,20 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
             routines=routines + upkeep, upkeep=upkeep)
 
+    def _used_enums(self, fields, actions, tables) -> dict:
+        """The spec's enumerations, with the built-in ``direction`` only when the rules use it
+        (a direction named, a field, parameter, table or die of that type)."""
+        types = [f.type for f in fields] + [p.type for a in actions for p in a.params] \
+            + [k.type for table in tables for k in table.keys] + [table.value_type for table in tables] \
+            + [die.type for die in self.dice.values()]
+        used = self.symbols.directions_used or any(
+            kind == T.DIRECTION or kind == T.ListOf(T.DIRECTION) for kind in types)
+        return {name: values for name, values in self.enums.items() if name != "direction" or used}
+
+
+def directions() -> dict:
+    """The built-in names of the directions: each of the eight, and the lists of them."""
+    value = {name: ir.Const(type=T.DIRECTION, value=index) for index, name in enumerate(DIRECTION_NAMES)}
+    lists = {name: ir.Items(type=T.ListOf(T.DIRECTION), items=tuple(value[d] for d in members))
+             for name, members in DIRECTION_LISTS.items()}
+    return {**value, **lists}

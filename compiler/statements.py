@@ -11,7 +11,8 @@ from __future__ import annotations
 from rulecraft.errors import did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
-from rulecraft.compiler.checker import ROUTINE_PARTS, Checker, Scope, _scope, _spelled, facts_of, global_facts
+from rulecraft.compiler.checker import ROUTINE_PARTS, Checker, _spelled
+from rulecraft.compiler.facts import Scope, facts_of, global_facts, scope_of
 from rulecraft.compiler.sizes import compile_time_value
 from rulecraft.compiler.walk import nested, statements_exprs, walk
 from rulecraft.runtime.tables import FINISH, STOP
@@ -29,7 +30,7 @@ class Effects:
 
     def effects(self, text, scope=None, rule: str | None = None) -> list:
         """The IR statements of the effect string ``text``; events cite ``rule``."""
-        return self.block(syntax.effects(text), _scope(scope), rule)
+        return self.block(syntax.effects(text), scope_of(scope), rule)
 
     def block(self, statements, scope: Scope, rule) -> list:
         result = []
@@ -114,9 +115,10 @@ class Effects:
         cond = None
         if node.cond is not None:
             cond = check.truth(node.cond, inner)
-            inner = inner.knowing(facts_of(cond, True))
+            inner = inner.knowing(facts_of(cond, not node.until))
         body = self.block(node.body, inner, rule)
-        return [ir.Loop(where=node.where, var=var, source=source, cond=cond, body=body)]
+        stop, cond = (cond, None) if node.until else (None, cond)
+        return [ir.Loop(where=node.where, var=var, source=source, cond=cond, body=body, stop=stop)]
 
     def _While(self, node, scope, rule):
         check = self.checker

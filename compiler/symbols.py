@@ -72,6 +72,9 @@ class Symbols:
     faults: list = field(default_factory=list)         # (Where, what) of each play-time check
     routines: dict = field(default_factory=dict)       # specialisation key -> RoutineIR (None: inline it)
     warnings: list = field(default_factory=list)
+    builtins: dict = field(default_factory=dict)       # name -> ir.Expr of a built-in value (directions)
+    directions_used: bool = False                      # whether a rule named a built-in direction
+    grid: ir.GridIR | None = None                      # the board's grid, for tables made on first use
     team_count: int = 0
     space_count: int = 0
     piece_count: int = 0

@@ -92,7 +92,7 @@ class Call(Node):
 
 @dataclass(eq=False, slots=True)
 class Gather(Node):
-    """``fn(value for var in source where cond)``."""
+    """``fn(value for var in source where cond)``, or ``until cond`` (``until`` true)."""
 
     fn: str
     value: Node
@@ -100,15 +100,18 @@ class Gather(Node):
     var_where: Where
     source: Node
     cond: Node | None
+    until: bool = False
 
 
 @dataclass(eq=False, slots=True)
 class Selection(Node):
-    """``var in source where cond``."""
+    """``var in source where cond``, or ``var in source until cond`` (``until`` true: the
+    items before the first for which ``cond`` holds)."""
 
     var: Node
     source: Node
     cond: Node
+    until: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -175,11 +178,14 @@ class If(Node):
 
 @dataclass(eq=False, slots=True)
 class For(Node):
+    """``for var in source where cond do {body}``, or ``until cond`` (``until`` true)."""
+
     var: str
     var_where: Where
     source: Node
     cond: Node | None
     body: list
+    until: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -273,9 +279,12 @@ class _Build(Transformer):
             other = [other]
         return If(self._at(test), test, then, other or [])
 
-    def for_stmt(self, children):
+    def for_stmt(self, children, until=False):
         var, source, cond, body = children
-        return For(self._at(var), str(var), self._at(var), source, cond, body)
+        return For(self._at(var), str(var), self._at(var), source, cond, body, until)
+
+    def for_until_stmt(self, children):
+        return self.for_stmt(children, until=True)
 
     def while_stmt(self, children):
         test, limit, body = children
@@ -349,12 +358,18 @@ class _Build(Transformer):
         name, args = children
         return Call(self._at(name), str(name), args or [])
 
-    def gather(self, children):
+    def gather(self, children, until=False):
         fn, value, var, source, cond = children
-        return Gather(self._at(fn), str(fn), value, str(var), self._at(var), source, cond)
+        return Gather(self._at(fn), str(fn), value, str(var), self._at(var), source, cond, until)
+
+    def gather_until(self, children):
+        return self.gather(children, until=True)
 
     def selection(self, children):
         return Selection(self._at(children[0]), *children)
+
+    def run(self, children):
+        return Selection(self._at(children[0]), *children, until=True)
 
     def cond_expr(self, children):
         return Cond(self._at(children[0]), *children)

@@ -36,6 +36,10 @@ def enum(name: str) -> str:
     return f"enum:{name}"
 
 
+# the built-in enumeration of the eight grid directions (compiler/board.py: DIRECTIONS)
+DIRECTION = enum("direction")
+
+
 def is_entity(kind) -> bool:
     """True for teams, spaces, pieces, kinds and enumeration values (indices; may be none)."""
     return isinstance(kind, str) and (kind in ENTITY_TYPES or kind.startswith("enum:"))

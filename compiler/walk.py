@@ -18,7 +18,7 @@ PARTS = {
     ir.Const: (), ir.Var: (), ir.Slot: ("index",), ir.Static: ("keys",), ir.PieceCount: ("teams", "space"),
     ir.Unary: ("operand",), ir.Binary: ("left", "right"), ir.Compare: ("left", "right"),
     ir.Logic: ("values",), ir.Cond: ("test", "yes", "no"), ir.Member: ("item", "collection"),
-    ir.Items: ("items",), ir.Span: ("low", "high"), ir.Comprehension: ("once", "source", "cond", "value"),
+    ir.Items: ("items",), ir.Span: ("low", "high"), ir.Comprehension: ("once", "source", "stop", "cond", "value"),
     ir.Aggregate: ("items",), ir.AtLeast: ("items",), ir.ItemAt: ("items", "position"),
     ir.Builtin: ("args",), ir.Call: ("args",), ir.Checked: ("value",), ir.Guarded: ("check", "value"), ir.InRange: ("value",),
 }
@@ -124,7 +124,7 @@ def statements_exprs(stmt):
     if isinstance(stmt, ir.When):
         return [stmt.test]
     if isinstance(stmt, ir.Loop):
-        return [stmt.source] + ([stmt.cond] if stmt.cond is not None else [])
+        return [stmt.source] + [e for e in (stmt.stop, stmt.cond) if e is not None]
     if isinstance(stmt, ir.While):
         return [stmt.test]
     if isinstance(stmt, ir.Bind):
@@ -146,6 +146,13 @@ def nested(stmt) -> list:
     return []
 
 
+def jumps(statements) -> bool:
+    """Whether ``statements`` may jump (goto, stop, finish), here or in a procedure they call."""
+    return any(isinstance(stmt, ir.Jump) or any(jumps(block) for block in nested(stmt))
+               or isinstance(stmt, ir.Perform) and stmt.routine.kind == "effects" and jumps(stmt.routine.body)
+               for stmt in statements)
+
+
 def map_statements(statements: list, fn) -> list:
     """The statements with every expression in them rewritten by ``fn`` (expression → expression)."""
     result = []
@@ -161,7 +168,8 @@ def map_statements(statements: list, fn) -> list:
                            other=map_statements(stmt.other, fn))
         elif isinstance(stmt, ir.Loop):
             stmt = replace(stmt, source=fn(stmt.source), body=map_statements(stmt.body, fn),
-                           cond=fn(stmt.cond) if stmt.cond is not None else None)
+                           cond=fn(stmt.cond) if stmt.cond is not None else None,
+                           stop=fn(stmt.stop) if stmt.stop is not None else None)
         elif isinstance(stmt, ir.While):
             stmt = replace(stmt, test=fn(stmt.test), body=map_statements(stmt.body, fn))
         elif isinstance(stmt, ir.Bind):

@@ -45,7 +45,7 @@ CODES = {
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
     "RC203": "the rule string ends too early",
     "RC204": "the rule string is empty",
-    "RC300": "a mistake in the spec (family of RC301–RC359)",
+    "RC300": "a mistake in the spec (family of RC301–RC360)",
     "RC301": "unknown name, or a quoted text naming no team, space, kind or value",
     "RC302": "a function or table used as a plain name",
     "RC303": "unknown attribute, or a value that has no attributes",
@@ -55,7 +55,8 @@ CODES = {
     "RC306": "wrong number of arguments",
     "RC307": "a definition or procedure that calls itself",
     "RC308": "a selection or total in the wrong place (`x in S where C` outside `count`/`any`/`all`/"
-             "`first`, `E for x in S` outside `sum`/`min`/`max`, `all(S)` without a condition)",
+             "`first`/`min`/`max`, `E for x in S` outside `sum`/`min`/`max`, `all(S)` without a condition, "
+             "`all(x in S until C)`), or `first` of a list that holds no numbers or entities",
     "RC309": "something that is not a list where a list is needed",
     "RC310": "type mismatch (a number where a condition is needed, comparing a team with a space, ...)",
     "RC311": "a construct that is not a value",
@@ -114,6 +115,7 @@ CODES = {
     "RC357": "an invariant without exactly one of `holds:` and `never_decreases:`",
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",
+    "RC360": "a direction function (`step`, `ray`, `direction`) on a board that is not a grid",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",

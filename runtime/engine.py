@@ -270,8 +270,8 @@ class State:
 
     def _playable_problem(self) -> str | None:
         """Why the rules cannot play on from this (just restored) state, or None; first rebuilds
-        the compiler's derived indexes from the fields."""
-        self.refresh()
+        the compiler's indexes from the fields."""
+        self._reindex()
         s = self.s
         try:
             stale = self.stale_derived_field()
@@ -304,8 +304,14 @@ class State:
         return None
 
     def refresh(self) -> None:
-        """Call after writing to ``s`` directly (scenario edits): rebuilds the indexes the
-        compiled rules keep (pieces per team and space) and forgets the cached decision."""
+        """Call after writing to ``s`` directly (scenario edits, a search's determinisation):
+        rebuilds the indexes the compiled rules keep (pieces per team and space), recomputes the
+        derived fields and forgets the cached decision."""
+        self._reindex()
+        for keep in self.game.rules.upkeep:
+            keep(self.s, None)
+
+    def _reindex(self) -> None:
         if self.game.rules.reindex is not None:
             self.game.rules.reindex(self.s)
         self._legal = self._actor = None

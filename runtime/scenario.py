@@ -264,6 +264,8 @@ def _edit(state: State, position: dict, where: str) -> None:
             f = game.field(str(name))
         except KeyError:
             raise ScenarioError(f"{where}: the game has no state field '{name}'") from None
+        if f.derived:
+            raise ScenarioError(f"{where}: {name} is derived from its formula; set the fields it reads")
         if f.of is None:
             state.s[f.base] = _value(game, f.type, value, where)
             continue

@@ -30,6 +30,17 @@ def reach_from(reached, z: int, steps: int) -> tuple:
     return reached[steps][z] if z >= 0 else ()
 
 
+def take_until(items, stop) -> tuple:
+    """``x in S until C``: the items of ``items`` before the first for which ``stop(item)``
+    (the condition C) holds; all of them when it never holds."""
+    run = []
+    for item in items:
+        if stop(item):
+            break
+        run.append(item)
+    return tuple(run)
+
+
 def at_least(needed: int, items) -> bool:
     """``count(...) >= needed``, going through ``items`` only until that many are found."""
     for _ in items:

@@ -65,6 +65,7 @@ class FieldDef:
     visible: str
     reveal_slot: int | None
     show: bool = True          # shown in the text view of a state
+    derived: bool = False      # kept equal to its formula by the rules (RuleTables.upkeep)
 
 
 @dataclass(frozen=True)

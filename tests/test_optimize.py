@@ -287,7 +287,7 @@ def test_definitions_over_the_board_alone_are_tables_computed_when_compiling(tmp
 
 def test_comprehensions_compute_parts_without_their_variable_once():
     game_ir = read_game("taktinen")
-    bodies = [node.body for node in game_ir.nodes] + [r.body for r in game_ir.routines if r.kind == "effects"]
+    bodies = [node.body for node in game_ir.nodes] + [r.body for r in game_ir.routines if r.kind != "formula"]
     second_lowest = next(n for body in bodies for stmt in body for n in _statement_exprs(stmt)
                          if isinstance(n, ir.Comprehension) and n.var.name == "q")
     hoisted = hoist_comprehension(second_lowest)
@@ -297,10 +297,10 @@ def test_comprehensions_compute_parts_without_their_variable_once():
 
 
 def _statement_exprs(stmt):
-    from rulecraft.compiler.walk import statements_exprs
+    from rulecraft.compiler.walk import nested, statements_exprs
     for e in statements_exprs(stmt):
         yield from walk(e)
-    for inner in getattr(stmt, "then", []) + getattr(stmt, "other", []) + getattr(stmt, "body", []):
+    for inner in (s for block in nested(stmt) for s in block):
         yield from _statement_exprs(inner)
 
 

@@ -47,8 +47,16 @@ CASES = [
     ("rc307_recursive_definition", "RC307", 6, 14, "twice() calls itself; definitions may not be recursive", None),
     ("rc308_selection_outside_count", "RC308", 9, 12,
      "'x in S where condition' only goes inside count(...), any(...) or all(...)", None),
+    ("rc308_all_until", "RC308", 9, 16, "all(x in S until C) holds always: every item before the first "
+     "that satisfies C fails C", "write all(x in S where C), or count(x in S until C)"),
+    ("rc308_first_of_lines", "RC308", 8, 48, "first() picks from a list of numbers, teams, spaces, pieces, "
+     "kinds or values, not a list of list of a space", None),
     ("rc309_not_a_list", "RC309", 9, 23, "a number is not a list to go through", ANY),
     ("rc310_type", "RC310", 9, 12, "this condition gives a number, but a condition (true or false) is needed", None),
+    ("rc310_turn_of_a_number", "RC310", 8, 47, "the direction of turn() must be a value of 'direction', "
+     "not a number", None),
+    ("rc310_min_of_spaces", "RC310", 8, 40, "min() of a list needs numbers, not a list of a space",
+     "write min(E for x in S) to compare a number of each item"),
     ("rc312_goto_nowhere", "RC312", 8, 15, "no phase or step is called 'nowhere'", None),
     ("rc313_reveal", "RC313", 8, 17, "only a state field declared with 'until: revealed' can be revealed", None),
     ("rc314_assign_constant", "RC314", 8, 10, "cannot assign to 'a': it cannot be changed", ANY),
@@ -57,6 +65,8 @@ CASES = [
      "the length in lines(n) must be fixed when compiling, but this formula reads the game state", ANY),
     ("rc317_none_in_language_2", "RC317", 10, 23, "'target.row' needs a value here, but it may be none",
      "write 'target != none and ...' first, or give the field an initial: value"),
+    ("rc317_step_off_the_board", "RC317", 8, 44, "'step(C3, n).mark' needs a value here, but it may be none",
+     "write 'step(C3, n) != none and ...' first, or give the field an initial: value"),
     ("rc318_while_limit", "RC318", 6, 50,
      "a while loop's limit must be fixed when compiling, but this formula reads the game state", ANY),
     ("rc319_derived_circle", "RC319", 5, 28, "derived fields depend on each other in a circle: up → down → up", ANY),
@@ -71,6 +81,8 @@ CASES = [
     ("rc324_invalid_name", "RC324", 5, 14, "the team 'b-c' is not a valid name", ANY),
     ("rc324_reserved_word", "RC324", 4, 3, "the state field 'where' is a reserved word", None),
     ("rc325_declared_twice", "RC325", 4, 3, "the name 'b' is declared twice", ANY),
+    ("rc325_direction_enumeration", "RC325", 4, 3, "the enumeration 'direction' is built in: the eight grid "
+     "directions n, ne, e, se, s, sw, w, nw", "give yours another name"),
     ("rc326_phase_without_rule", "RC326", 6, 5,
      "phase 'p' needs a rule id ('rule: \"4.1\"') naming its rulebook section", None),
     ("rc327_teams_not_a_list", "RC327", 5, 10, "teams: lists the team names, in seating order", None),
@@ -110,6 +122,8 @@ CASES = [
     ("rc357_invariant_kinds", "RC357", 9, 5, "an invariant has either holds: (a condition on every state) or "
      "never_decreases: (a number that may not go down from one state to the next)", None),
     ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),
+    ("rc360_step_needs_a_grid", "RC360", 11, 39, "step() needs a grid board: directions are those of rows, "
+     "columns and diagonals", "a board of spaces: gives no directions; use neighbors(z) and adjacent(a, b)"),
     ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
      "in, 1 or 2", None),
 ]

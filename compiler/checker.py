@@ -91,10 +91,15 @@ class Checker:
             message += f" (in {name}(), used at line {position.line})" if position else f" (in {name}())"
         if self.symbols.language >= 2:
             raise self.error(where, message, "RC317", hint)
+        self.warn(where, "RC317", message, hint, what)
+
+    def warn(self, where, code: str, message: str, hint: str | None = None, once: str | None = None) -> None:
+        """A :class:`SpecWarning` at ``where``, given once per place and ``once`` (default: the
+        message)."""
         position = where.position if where is not None else None
-        if (position, what) not in self._warned:
-            self._warned.add((position, what))
-            self.symbols.warnings.append(SpecWarning("RC317", message, position, hint))
+        if (position, once or message) not in self._warned:
+            self._warned.add((position, once or message))
+            self.symbols.warnings.append(SpecWarning(code, message, position, hint))
 
     def fault(self, where, what: str) -> int:
         """The number of a new play-time failure at ``where`` saying ``what`` (raised by the

@@ -5,7 +5,13 @@ with ``when:`` gets an entry node that skips the whole phase when the condition 
 repeated choice (``repeat:``) gets an ``after`` node that returns to it while the condition holds.
 An action's ``then:`` steps are nodes too, ending in the runtime's RETURN. Reading numbers the
 nodes and records every goto target; :meth:`FlowReader.compile_node` checks each step's rule
-strings once every name is known. Errors: RC345–RC347, RC350–RC354, RC326 and the checker's.
+strings once every name is known.
+
+Structured flow compiles to the same nodes, so the runtime does not know it: a phase's ``next:``
+(a phase name, or ``{if: C, phase: P}`` cases) becomes a last ``do`` node of jumps, and a
+``call: P`` step inlines a copy of phase ``P`` of the ``phases:`` section, whose end leads on to
+the step after the call. A copy's labels are its own; it may not jump out of itself, and calls
+may not form a cycle. Errors: RC345–RC347, RC350–RC354, RC375–RC377, RC326 and the checker's.
 """
 
 from __future__ import annotations
@@ -15,12 +21,15 @@ from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import Sizes
+from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
 from rulecraft.runtime.tables import RETURN, STOP
 
-STEP_KINDS = ("do", "choose", "secret", "roll")
-PHASE_KEYS = ("rule", "steps", "do", "choose", "secret", "roll", "into", "by", "repeat", "when", "doc")
-STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "into", "by", "repeat", "when", "label", "doc")
+STEP_KINDS = ("do", "choose", "secret", "roll", "call")
+STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "call", "into", "by", "repeat", "when", "label", "doc")
+PHASE_KEYS = tuple(k for k in STEP_KEYS if k != "label") + ("steps", "next")
+CALLED_KEYS = tuple(k for k in PHASE_KEYS if k != "next")
+MAX_INLINED_NODES = 20_000      # the flow nodes that calls may make, copies included
 
 
 class FlowReader(Sizes):
@@ -31,69 +40,132 @@ class FlowReader(Sizes):
         RC345 (not lists of phases, or no turn phase), RC346, RC347, RC326 and shape errors."""
         nodes: list = []
         self._step_specs: dict = {}     # node index -> (its step mapping, its phase's when-mapping)
+        self._next_specs: dict = {}     # node index of a next: node -> the phase mapping
+        self._copies: dict = {}         # node index -> (labels, called phase) inside a called copy
         seen: dict = {}
         setup = data.get("setup") or Sequence()
         turn = data["turn"]
-        for section, name in ((setup, "setup"), (turn, "turn")):
+        called = data.get("phases") or Sequence()
+        for section, name in ((setup, "setup"), (turn, "turn"), (called, "phases")):
             if not isinstance(section, Sequence):
                 raise SpecError(f"{name}: is a list of phases", getattr(section, "position", None),
                                 code="RC345")
         if not turn:
             raise SpecError("turn: needs at least one phase", turn.position, code="RC345")
-        for index, phase in enumerate(setup):
+        self._called: dict = {}
+        self._phase_names: set = set()
+        self._flow_names = {str(p.get("phase")) for p in list(setup) + list(turn) if isinstance(p, Mapping)}
+        for phase in called:
+            self.keys(phase, "a called phase", ("phase",), CALLED_KEYS)
+            name = self._phase_name(phase, seen)
+            self._called[name] = phase
+        for phase in setup:
             self._phase(phase, nodes, seen)
         first_turn = len(nodes)
-        for index, phase in enumerate(turn):
+        for phase in turn:
             self._phase(phase, nodes, seen)
         for node in nodes[:-1]:
             node.next = node.index + 1
         nodes[-1].next = first_turn
+        self.symbols.goto_phase = {node.index: node.phase for node in nodes}
         return nodes, first_turn
 
-    def _phase(self, phase, nodes, seen):
-        self.keys(phase, "a phase", ("phase",), PHASE_KEYS)
+    def _phase_name(self, phase, seen) -> str:
         name = self.identifier(phase["phase"], phase.value_at("phase"), "the phase")
         if name in seen:
             raise SpecError(f"two phases are called '{name}'", phase.value_at("phase"), code="RC346",
                             also=seen[name])
         seen[name] = phase.value_at("phase")
-        rule = self.rule_of(phase, f"phase '{name}'")
+        return name
+
+    def _phase(self, phase, nodes, seen):
+        self.keys(phase, "a phase", ("phase",), PHASE_KEYS)
+        name = self._phase_name(phase, seen)
         self.symbols.goto_targets[name] = len(nodes)
+        self._phase_names.add(name)
+        self._body(phase, name, nodes, self.symbols.goto_targets, None, ())
+        if "next" in phase:
+            node = ir.NodeIR(len(nodes), "do", name, self.rule_of(phase, f"phase '{name}'"))
+            self._next_specs[node.index] = phase
+            nodes.append(node)
+
+    def _body(self, phase, name, nodes, labels, owner_action, calling):
+        """The nodes of ``phase`` (called ``name``), appended to ``nodes``; its step labels go into
+        ``labels``; ``calling`` are the called phases being inlined around it."""
+        rule = self.rule_of(phase, f"phase '{name}'")
         steps = phase.get("steps")
         if steps is None:
-            single = Mapping({k: v for k, v in phase.items() if k not in ("phase", "steps", "doc")})
+            single = Mapping({k: v for k, v in phase.items() if k not in ("phase", "steps", "doc", "next")})
             single.position, single.key_positions = phase.position, phase.key_positions
             single.value_positions = phase.value_positions
-            self._step(single, name, rule, nodes)
+            self._step(single, name, rule, nodes, owner_action, labels, calling)
             return
         if any(k in phase for k in STEP_KINDS):
             raise SpecError("a phase has steps: or one step's keys, not both", phase.position, code="RC347")
         if not isinstance(steps, Sequence) or not steps:
             raise SpecError("steps: lists the phase's steps", phase.value_at("steps"), code="RC347")
-        entry = None
-        if "when" in phase:
-            entry = ir.NodeIR(len(nodes), "do", name, rule)
-            self._step_specs[entry.index] = (None, phase)
-            nodes.append(entry)
+        entry = self._entry(phase, name, rule, nodes, owner_action)
         for step in steps:
-            self._step(step, name, rule, nodes)
+            self._step(step, name, rule, nodes, owner_action, labels, calling)
         if entry is not None:
             entry.target = len(nodes) - 1          # the phase's last node, for skipping it whole
 
-    def _step(self, step, phase, rule, nodes, owner_action=None):
+    def _entry(self, guarded, name, rule, nodes, owner_action):
+        """The node that skips a guarded phase or call whole (``when:``), or None."""
+        if "when" not in guarded:
+            return None
+        entry = ir.NodeIR(len(nodes), "do", name, rule, owner_action=owner_action)
+        self._step_specs[entry.index] = (None, guarded)
+        nodes.append(entry)
+        return entry
+
+    def _call(self, step, phase, rule, nodes, owner_action, calling):
+        """``call: P``: a copy of the called phase ``P`` inlined at the end of ``nodes``. RC375
+        (no such phase), RC376 (a cycle of calls), RC347 (too many nodes)."""
+        name = str(step["call"])
+        if name not in self._called:
+            known = "it is a phase of setup:/turn:; go there with next:" if name in self._flow_names \
+                else did_you_mean(name, self._called) or "declare it under phases:"
+            raise SpecError(f"no called phase '{name}' (called phases are declared under phases:)",
+                            step.value_at("call"), code="RC375", hint=known)
+        if name in calling:
+            cycle = " → ".join(calling[calling.index(name):] + (name,))
+            raise SpecError(f"the calls form a cycle: {cycle}", step.value_at("call"), code="RC376",
+                            hint="a called phase returns to its caller, so it cannot call itself again")
+        if len(nodes) > MAX_INLINED_NODES:
+            raise SpecError(f"the calls make more than {MAX_INLINED_NODES:,} flow nodes", step.value_at("call"),
+                            code="RC347", hint="call fewer phases inside called phases")
+        entry = self._entry(step, phase, str(step.get("rule", rule)), nodes, owner_action)
+        start = len(nodes)
+        labels = {name: start}
+        self._body(self._called[name], name, nodes, labels, owner_action, calling + (name,))
+        for index in range(start, len(nodes)):
+            self._copies.setdefault(index, (labels, name))
+        if entry is not None:
+            entry.target = len(nodes) - 1
+
+    def _step(self, step, phase, rule, nodes, owner_action=None, labels=None, calling=()):
         self.keys(step, "a step", (), STEP_KEYS)
         kinds = [k for k in STEP_KINDS if k in step]
         if len(kinds) != 1:
-            raise SpecError("a step does exactly one of do:, choose:, secret: or roll:", step.position,
+            raise SpecError("a step does exactly one of do:, choose:, secret:, roll: or call:", step.position,
                             code="RC347")
         kind = kinds[0]
-        node = ir.NodeIR(len(nodes), kind, phase, str(step.get("rule", rule)), owner_action=owner_action)
+        labels = self.symbols.goto_targets if labels is None else labels
+        label = None
         if "label" in step:
             label = self.identifier(step["label"], step.value_at("label"), "the step label")
-            if label in self.symbols.goto_targets:
+            if label in labels:
                 raise SpecError(f"the label '{label}' is used twice", step.value_at("label"), code="RC346")
-            self.symbols.goto_targets[label] = node.index
-            node.label = label
+            labels[label] = len(nodes)
+        if kind == "call":
+            for key in ("by", "repeat", "into"):
+                if key in step:
+                    raise SpecError(f"'{key}:' does not go with call:", step.where(key), code="RC347")
+            self._call(step, phase, rule, nodes, owner_action, calling)
+            return
+        node = ir.NodeIR(len(nodes), kind, phase, str(step.get("rule", rule)), owner_action=owner_action)
+        node.label = label
         allowed = {"do": (), "choose": ("by", "repeat"), "secret": ("by",), "roll": ("into",)}[kind]
         for key in ("by", "repeat", "into"):
             if key in step and key not in allowed:
@@ -123,12 +195,58 @@ class FlowReader(Sizes):
     # ---------- checking each node's rule strings ----------
     def compile_node(self, node: ir.NodeIR, nodes: list, actions: dict) -> None:
         """Fill in ``node`` from its step: guard, effects, die, chooser, offered actions, repeat
-        and skip target. RC350–RC354 and the checker's errors."""
+        and skip target. RC350–RC354, RC375, RC377 and the checker's errors."""
+        symbols = self.symbols
+        outer = symbols.goto_targets
+        labels, called = self._copies.get(node.index, (None, None))
+        symbols.flow_phase = node.phase if node.owner_action is None else None
+        if labels is not None:
+            symbols.goto_targets, symbols.outer_targets = labels, outer
+        try:
+            if node.index in self._next_specs:
+                node.body = self._next(self._next_specs[node.index], outer)
+            else:
+                self._compile_step(node, nodes, actions)
+        finally:
+            symbols.goto_targets, symbols.outer_targets, symbols.flow_phase = outer, None, None
+
+    def _next(self, phase, targets) -> list:
+        """``next:`` as statements: the first case whose ``if:`` holds jumps to its phase; with no
+        case true, the flow goes on to the following phase. RC375."""
+        cases = phase["next"]
+        if isinstance(cases, str):
+            return [self._jump_to(cases, targets)]
+        if not isinstance(cases, Sequence) or not cases:
+            raise SpecError("next: is a phase name or a list of {if: condition, phase: name} cases",
+                            phase.value_at("next"), code="RC375")
+        body: list = []
+        for index in reversed(range(len(cases))):
+            case = self.keys(cases[index], "a next: case", ("phase",), ("if",))
+            jump = self._jump_to(self.text(case, "phase", "next:"), targets)
+            if "if" in case:
+                test = self.checker.condition(self.text(case, "if", "next:"))
+                body = [ir.When(where=jump.where, test=test, then=[jump], other=body)]
+            elif index != len(cases) - 1:
+                raise SpecError("only the last case of next: may leave out if:", case.position, code="RC375",
+                                hint="the cases are tried in order, so the ones after it could never be taken")
+            else:
+                body = [jump]
+        return body
+
+    def _jump_to(self, name: Text, targets) -> ir.Jump:
+        """A jump to the first node of the setup or turn phase ``name``; RC375 when there is none."""
+        if name not in self._phase_names:
+            hint = "call it with a call: step" if name in self._called else did_you_mean(name, self._phase_names)
+            raise SpecError(f"next: names no phase of setup: or turn: called '{name}'", name.position,
+                            code="RC375", hint=hint)
+        return ir.Jump(where=Where(name), target=targets[str(name)], label=str(name))
+
+    def _compile_step(self, node: ir.NodeIR, nodes: list, actions: dict) -> None:
         step, phase = self._step_specs[node.index]
         if node.kind == "after":
             node.repeat = self.checker.condition(self.text(step, "repeat", "step"))
             return
-        if phase is not None:                       # the entry node of a guarded phase
+        if phase is not None:                       # the entry node of a guarded phase or call
             node.guard = self.checker.condition(self.text(phase, "when", "phase"))
             node.skip = nodes[node.target].next
             node.target = None

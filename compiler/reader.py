@@ -24,7 +24,7 @@ from rulecraft.compiler.statements import Effects
 from rulecraft.compiler.symbols import Symbols
 
 SECTIONS = ("game", "options", "enums", "board", "pieces", "dice", "state", "tables", "define",
-            "procedures", "setup", "turn", "actions", "triggers", "end", "evaluation", "invariants",
+            "procedures", "setup", "turn", "phases", "actions", "triggers", "end", "evaluation", "invariants",
             "limits", "open_questions")
 
 

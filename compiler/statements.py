@@ -133,11 +133,21 @@ class Effects:
         return [ir.While(where=node.where, test=test, limit=limit, body=body, fault=fault)]
 
     def _Goto(self, node, scope, rule):
-        targets = self.checker.symbols.goto_targets
+        symbols = self.checker.symbols
+        targets = symbols.goto_targets
         if node.label not in targets:
+            if node.label in (symbols.outer_targets or ()):
+                raise self.checker.error(node.where, f"a called phase may not goto '{node.label}' outside "
+                                         "itself", "RC377", "it returns to its caller at its end; decide "
+                                         "where to go after the call: step, with the caller's next:")
             raise self.checker.error(node.where, f"no phase or step is called '{node.label}'", "RC312",
                                      did_you_mean(node.label, targets))
-        return [ir.Jump(where=node.where, target=targets[node.label], label=node.label)]
+        target = targets[node.label]
+        if symbols.outer_targets is None and symbols.goto_phase.get(target) != symbols.flow_phase:
+            self.checker.warn(node.where, "RC378", f"goto '{node.label}' leaves the phase (deprecated)",
+                              "say where the flow goes after a phase with its next: (a phase, or "
+                              "{if: C, phase: P} cases), or run a phase of phases: with a call: step")
+        return [ir.Jump(where=node.where, target=target, label=node.label)]
 
     def _Stop(self, node, scope, rule):
         return [ir.Jump(where=node.where, target=STOP, label="stop")]

@@ -63,6 +63,9 @@ class Symbols:
     functions: dict = field(default_factory=dict)      # name -> Function
     procedures: dict = field(default_factory=dict)     # name -> Procedure
     goto_targets: dict = field(default_factory=dict)   # phase or step label -> node index
+    goto_phase: dict = field(default_factory=dict)     # node index -> the phase it belongs to
+    flow_phase: str | None = None                      # the phase whose step is being compiled
+    outer_targets: dict | None = None                  # inside a called phase: the targets outside it
     secrets: dict = field(default_factory=dict)        # field name -> FieldIR with a revealed flag
     events: dict = field(default_factory=dict)         # event kind -> {key: type}
     lines_needed: set = field(default_factory=set)     # the lengths n used in lines(n)

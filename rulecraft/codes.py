@@ -116,6 +116,11 @@ CODES = {
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",
     "RC360": "a direction function (`step`, `ray`, `direction`) on a board that is not a grid",
+    "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
+             "or `call:` that names no phase of `phases:`",
+    "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",
+    "RC377": "a `goto` inside a called phase to a place outside it (a called phase returns to its caller)",
+    "RC378": "warning: a `goto` that leaves its phase (deprecated: use the phase's `next:` or a `call:` step)",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",

@@ -11,7 +11,7 @@ from lark import Lark
 from lark.exceptions import GrammarError
 import pytest
 
-from rulecraft.compiler import compile_source, game_names, load_rules
+from rulecraft.compiler import check, compile_source, game_names, load_rules
 from rulecraft.compiler.parser import GRAMMAR_PATH, _parser, grammar_text, parse_effects, parse_formula
 from rulecraft.errors import Position, RulecraftError, RuleSyntaxError, SpecError, SpecLoadError
 from rulecraft.loader import Text, load_yaml, plain
@@ -106,7 +106,7 @@ CASES = [
     ("rc344_definition_head", "RC344", 4, 3, "'twice(x' is not a definition head like 'name(a, b)'", None),
     ("rc345_empty_turn", "RC345", 3, 7, "turn: needs at least one phase", None),
     ("rc346_phase_twice", "RC346", 7, 13, "two phases are called 'p'", None),
-    ("rc347_two_step_kinds", "RC347", 9, 9, "a step does exactly one of do:, choose:, secret: or roll:", None),
+    ("rc347_two_step_kinds", "RC347", 9, 9, "a step does exactly one of do:, choose:, secret:, roll: or call:", None),
     ("rc348_notation_parameter", "RC348", 8, 20, "the notation of 'go' names 'where', which is not one of its fields", "its fields: none"),
     ("rc349_parameter_type", "RC349", 8, 19, "'colour' is not a parameter type", ANY),
     ("rc350_stop_in_do", "RC350", 8, 9, "stop leaves a choice; it belongs in an action's effect", None),
@@ -124,6 +124,12 @@ CASES = [
     ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),
     ("rc360_step_needs_a_grid", "RC360", 11, 39, "step() needs a grid board: directions are those of rows, "
      "columns and diagonals", "a board of spaces: gives no directions; use neighbors(z) and adjacent(a, b)"),
+    ("rc375_next_unknown_phase", "RC375", 9, 33, "next: names no phase of setup: or turn: called 'ending'", None),
+    ("rc375_call_unknown", "RC375", 9, 15, "no called phase 'q' (called phases are declared under phases:)",
+     "it is a phase of setup:/turn:; go there with next:"),
+    ("rc376_call_cycle", "RC376", 17, 11, "the calls form a cycle: scoring → bonus → scoring",
+     "a called phase returns to its caller, so it cannot call itself again"),
+    ("rc377_goto_out_of_called", "RC377", 15, 23, "a called phase may not goto 'q' outside itself", ANY),
     ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
      "in, 1 or 2", None),
 ]
@@ -133,6 +139,10 @@ UNREACHABLE = {
     "RC311": "every rule of the grammar has a translation, so 'this construct is not a value' "
              "only guards against a grammar rule added without one",
 }
+# Warnings: the spec compiles, and the one warning is at (line, column) with this message.
+WARNING_CASES = [
+    ("rc378_goto_between_phases", "RC378", 8, 39, "goto 'q' leaves the phase (deprecated)"),
+]
 # Codes raised without a position in a spec file; tested below by their own tests.
 WITHOUT_POSITION = {"RC104", "RC105"}
 
@@ -166,14 +176,22 @@ def test_spec_error(name, code, line, column, message, hint):
 
 
 def test_every_fixture_is_in_the_table():
-    assert sorted(p.stem for p in SPEC_ERRORS.glob("*.yaml")) == sorted(c[0] for c in CASES)
+    assert sorted(p.stem for p in SPEC_ERRORS.glob("*.yaml")) == sorted(c[0] for c in CASES + WARNING_CASES)
+
+
+@pytest.mark.parametrize("name, code, line, column, message", WARNING_CASES)
+def test_spec_warning(name, code, line, column, message):
+    path = SPEC_ERRORS / f"{name}.yaml"
+    _, warnings = check(str(path))
+    assert [(w.code, w.message, w.position) for w in warnings] == [(code, message, Position(str(path), line, column))]
+    assert str(warnings[0]).startswith(f"{path}:{line}:{column}: warning[{code}]: {message}")
 
 
 def test_every_spec_error_code_has_a_fixture():
     """Each code the loader, parser and compiler can raise has a fixture (or a stated reason)."""
     sources = [REPO / "rulecraft" / "loader.py", *sorted((REPO / "compiler").glob("*.py"))]
     raised = {code for path in sources for code in re.findall(r'"(RC\d{3})"', path.read_text())}
-    covered = {c[1] for c in CASES} | set(UNREACHABLE) | WITHOUT_POSITION
+    covered = {c[1] for c in CASES + WARNING_CASES} | set(UNREACHABLE) | WITHOUT_POSITION
     assert raised - covered == set(), "write a fixture for these codes"
     assert covered - raised == set(), "these codes are no longer raised"
 
@@ -190,7 +208,7 @@ def test_second_phase_of_a_name_points_at_the_first():
 
 
 def test_no_message_mentions_lark_internals():
-    messages = [str(spec_error(path)) for path in sorted(SPEC_ERRORS.glob("*.yaml"))]
+    messages = [str(spec_error(SPEC_ERRORS / f"{case[0]}.yaml")) for case in CASES]
     for text in INLINE_SYNTAX_ERRORS:
         with pytest.raises(RuleSyntaxError) as raised:
             parse_effects(Text(text, Position("<inline>", 1, 1)))

@@ -85,7 +85,7 @@ class FlowReader(Sizes):
         self._phase_names.add(name)
         self._body(phase, name, nodes, self.symbols.goto_targets, None, ())
         if "next" in phase:
-            node = ir.NodeIR(len(nodes), "do", name, self.rule_of(phase, f"phase '{name}'"))
+            node = ir.NodeIR(len(nodes), "do", name, nodes[-1].rule)     # under the rule of the phase's last step
             self._next_specs[node.index] = phase
             nodes.append(node)
 

@@ -23,7 +23,6 @@ SEED_TABLES = {
     "formation_cards": ((4, 4, 2), (4, 2, 4), (4, 3, 3), (4, 5, 1), (5, 3, 2), (3, 5, 2), (3, 4, 3), (5, 4, 1)),
     # §4.4 T1, by the balance of players in a zone: level, more, twice as many, fewer, half or less
     "T1": (0, 1, 2, -1, -2),
-    "T1_distance": (-2,),
     # §4.4.2 T2, die faces 1-6
     "T2": ("yellow_and_free_kick_to_passive", "free_kick_to_passive", "only_passive_moves",
            "only_controlling_moves", "free_kick_to_controlling", "yellow_and_free_kick_to_controlling"),
@@ -53,6 +52,11 @@ def check_tables(rules) -> None:
         if table.value_labels:
             values = tuple(table.value_labels[v] for v in values)
         assert values == expected, f"table {name} differs from the seed: {values} != {expected}"
+
+
+def test_distance_modifier_is_the_seed_value():
+    """§4.4: -2 per zone between the start zone and the target zone, a named constant."""
+    assert read_game("taktinen").constants["distance_modifier"] == -2
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,7 @@ class BoardReader(Sizes):
         if board is None:
             board = Mapping()
             board.position, board.key_positions, board.value_positions = self.top(), {}, {}
-        self.keys(board, "board:", (), ("grid", "spaces", "adjacent", "attributes", "areas"))
+        self.keys(board, "board:", (), ("grid", "spaces", "adjacent", "attributes", "areas", "coordinates"))
         if ("grid" in board) == ("spaces" in board) and board:
             raise SpecError("a board has either grid: or spaces:, exactly one", board.position,
                             code="RC331")
@@ -70,7 +70,7 @@ class BoardReader(Sizes):
             self._space_attribute(str(name), *attributes[str(name)])
         neighbors = self._adjacency(board, len(spaces), grid)
         distance = _distances(neighbors)
-        self._geometry(spaces, neighbors, distance, grid)
+        self._geometry(spaces, neighbors, distance, grid, self._coordinates(board, len(spaces)))
         areas = {}
         area_specs = board.get("areas") or Mapping()
         for name, _ in self.entries(area_specs, "board: areas:", board.value_at("areas")):
@@ -87,7 +87,28 @@ class BoardReader(Sizes):
         table = ir.StaticTable("space", name, tuple(values), kind)
         self.symbols.attributes[(T.SPACE, name)] = Attribute("static", kind, table=table)
 
-    def _geometry(self, spaces, neighbors, distance, grid):
+    def _coordinates(self, board, count) -> ir.GridIR | None:
+        """A zone board's ``coordinates:`` (a row and a column formula over each zone ``z``), as
+        the grid its directions are taken on; None without it. RC379 on a grid board, for a key
+        other than row and column, or when two zones share a place."""
+        if "coordinates" not in board:
+            return None
+        if "grid" in board:
+            raise SpecError("a grid has its coordinates already; coordinates: is for a board of spaces:",
+                            board.where("coordinates"), code="RC379")
+        spec = board["coordinates"]
+        if not isinstance(spec, Mapping) or set(spec) != {"row", "column"}:
+            raise SpecError("coordinates: gives row: and column:, each a formula over the zone z",
+                            board.value_at("coordinates"), code="RC379", hint='e.g. {row: "z.step", column: "z.column"}')
+        rows, columns = (self._per_space(spec, key, count)[1] for key in ("row", "column"))
+        coords = tuple(zip(rows, columns))
+        for index, place in enumerate(coords):
+            if coords.index(place) != index:
+                raise SpecError(f"two zones are at row {place[0]}, column {place[1]}", spec.value_at("row"),
+                                code="RC379", hint="give every zone its own row and column")
+        return ir.GridIR(max(rows, default=0), max(columns, default=0), coords)
+
+    def _geometry(self, spaces, neighbors, distance, grid, zone_grid=None):
         statics = self.symbols.statics
         statics["NEIGHBORS"] = ir.StaticTable("board", "NEIGHBORS", neighbors, T.ListOf(T.SPACE))
         statics["NEIGHBOR_SETS"] = ir.StaticTable("board", "NEIGHBOR_SETS",
@@ -96,11 +117,12 @@ class BoardReader(Sizes):
         coords = grid.coords if grid is not None else ()
         statics["SPACE_AT"] = ir.StaticTable("board", "SPACE_AT", {rc: i for i, rc in enumerate(coords)},
                                              T.SPACE)
-        if grid is not None:
-            step, ray = grid_directions(grid)
+        directions = grid if grid is not None else zone_grid      # where step(), ray() and direction() look
+        if directions is not None:
+            step, ray = grid_directions(directions)
             statics["STEP"] = ir.StaticTable("grid", "STEP", step, T.SPACE, offsets=(0, 0))
             statics["RAY"] = ir.StaticTable("grid", "RAY", ray, T.ListOf(T.SPACE), offsets=(0, 0))
-            self.symbols.grid = grid
+            self.symbols.grid = directions
 
     def _grid(self, grid):
         self.keys(grid, "board: grid:", ("rows", "columns"), ("name", "playable"))

@@ -209,7 +209,8 @@ def _grid_table(checker, node, name: str) -> ir.StaticTable:
     if symbols.grid is None:
         raise checker.error(node.where, f"{node.name}() needs a grid board: directions are those of "
                             "rows, columns and diagonals", "RC360",
-                            "a board of spaces: gives no directions; use neighbors(z) and adjacent(a, b)")
+                            "give a board of spaces: a coordinates: {row: ..., column: ...} of each zone, "
+                            "or use neighbors(z) and adjacent(a, b)")
     if name not in symbols.statics:       # a table per pair of squares: made only when used
         symbols.statics[name] = ir.StaticTable("grid", name, grid_towards(symbols.grid), T.DIRECTION,
                                                offsets=(0, 0))

@@ -121,6 +121,7 @@ CODES = {
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",
     "RC377": "a `goto` inside a called phase to a place outside it (a called phase returns to its caller)",
     "RC378": "warning: a `goto` that leaves its phase (deprecated: use the phase's `next:` or a `call:` step)",
+    "RC379": "`board: coordinates:` on a grid, without exactly `row:` and `column:`, or giving two zones one place",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",

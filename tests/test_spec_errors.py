@@ -123,13 +123,15 @@ CASES = [
      "never_decreases: (a number that may not go down from one state to the next)", None),
     ("rc358_end_range", "RC358", 7, 39, "range: is [lowest, highest], the bounds of every team's return", None),
     ("rc360_step_needs_a_grid", "RC360", 11, 39, "step() needs a grid board: directions are those of rows, "
-     "columns and diagonals", "a board of spaces: gives no directions; use neighbors(z) and adjacent(a, b)"),
+     "columns and diagonals", "give a board of spaces: a coordinates: {row: ..., column: ...} of each zone, or use neighbors(z) and adjacent(a, b)"),
     ("rc375_next_unknown_phase", "RC375", 9, 33, "next: names no phase of setup: or turn: called 'ending'", None),
     ("rc375_call_unknown", "RC375", 9, 15, "no called phase 'q' (called phases are declared under phases:)",
      "it is a phase of setup:/turn:; go there with next:"),
     ("rc376_call_cycle", "RC376", 17, 11, "the calls form a cycle: scoring → bonus → scoring",
      "a called phase returns to its caller, so it cannot call itself again"),
     ("rc377_goto_out_of_called", "RC377", 15, 23, "a called phase may not goto 'q' outside itself", ANY),
+    ("rc379_zones_share_a_place", "RC379", 8, 22, "two zones are at row 1, column 1",
+     "give every zone its own row and column"),
     ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
      "in, 1 or 2", None),
 ]

@@ -205,6 +205,13 @@ class FlowReader(Sizes):
         try:
             if node.index in self._next_specs:
                 node.body = self._next(self._next_specs[node.index], outer)
+                cases = _chain(node.body)
+                if all(isinstance(case, ir.When) for case in cases):
+                    # with no case true the node is skipped, so it announces no phase
+                    tests = tuple(case.test for case in cases)
+                    node.guard = tests[0] if len(tests) == 1 else ir.Logic(
+                        type=T.BOOL, where=tests[0].where, op="or", values=tests)
+                node.skip = node.next
             else:
                 self._compile_step(node, nodes, actions)
         finally:
@@ -308,6 +315,15 @@ class FlowReader(Sizes):
             if action.subflow is not None and node.owner_action is not None:
                 raise SpecError(f"action '{action.name}' has then: steps, so it cannot be chosen "
                                 "inside another action's then: steps", step.position, code="RC354")
+
+
+def _chain(body) -> list:
+    """The statements of a ``next:`` body in case order: each case's ``if``, then a last jump."""
+    chain = []
+    while body:
+        chain.append(body[0])
+        body = body[0].other if isinstance(body[0], ir.When) else []
+    return chain
 
 
 def _stops(statements) -> bool:

@@ -77,6 +77,17 @@ def _check_bot(bot: str) -> None:
         raise InputError(problem, code="RC107")
 
 
+def _check_untimed(bot: str, asked: str) -> None:
+    """Raise :class:`RulecraftError` (RC107) when ``bot`` has a time budget (``mcts:2s``) though
+    ``asked`` (``--seed``, ``--log``, …) needs a reproducible match: how far a timed search gets
+    depends on the machine, so the same seed would not give the same match."""
+    from rulecraft.runtime.bots import timed
+    if timed(bot):
+        raise InputError(f"bot '{bot}': a time budget makes the bot's choices depend on the "
+                         f"machine's speed, so {asked} could not reproduce the match; give an "
+                         "iteration budget (e.g. mcts:200) instead", code="RC107")
+
+
 def _check_sides(game, bot: str, humans=()) -> None:
     """Raise :class:`RulecraftError` (RC107) unless ``bot`` seats a bot for every team of
     ``game`` not in ``humans`` (a per-side ``home=mcts:200,away=greedy`` names the game's teams)."""
@@ -180,7 +191,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
          bot: str = typer.Option(None, help="Bot for the other teams: greedy, random, mcts[:N] or "
-                                 "ismcts[:N] (N search iterations, default 200), or per team: "
+                                 "ismcts[:N] (N search iterations, default 200; N s: seconds per "
+                                 "decision, not with --seed, --log or --resume), or per team: "
                                  "home=mcts:200,away=greedy (default bot: greedy; a resumed match "
                                  "keeps its log's)."),
          log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
@@ -222,6 +234,10 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
             loaded = _game(game, options)
             match = Match(loaded, seed if seed is not None else random.SystemRandom().randrange(10**9))
             log_path = str(log) if log else None
+        asked = [flag for flag, given in (("--seed", seed is not None), ("--log", log),
+                                          ("--resume", resume)) if given]
+        if asked:
+            _check_untimed(chosen_bot or "greedy", " and ".join(asked))
         humans = set()
         for team in human or []:
             if team not in loaded.teams:
@@ -320,6 +336,7 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
         from functools import partial
         from rulecraft.runtime.batch import play_batch
         _check_bot(bot)
+        _check_untimed(bot, "a simulation's seeded matches")
         _output_path(json_file, "--json")
         options = _options(option)
         _check_sides(_game(game, options), bot)

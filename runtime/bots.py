@@ -15,10 +15,11 @@ with ``rng``. A formula that fails during the look-ahead is RC404, as when apply
 from __future__ import annotations
 
 import random
+import re
 from typing import Protocol
 
 from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
-from rulecraft.runtime.mcts import ISMCTSBot, MCTSBot
+from rulecraft.runtime.mcts import MAX_ITERATIONS, ISMCTSBot, MCTSBot
 
 
 class Bot(Protocol):
@@ -79,10 +80,10 @@ class GreedyBot:
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
-#: the bots that take a budget, ``name:N`` (N iterations per decision)
+#: the bots that take a budget: ``name:N`` (N iterations per decision) or ``name:Ts`` (T seconds)
 BUDGETED = ("mcts", "ismcts")
-#: the largest iteration budget ``name:N`` accepts
-MAX_ITERATIONS = 100_000
+#: the largest time budget ``name:Ts`` accepts, in seconds per decision
+MAX_SECONDS = 600.0
 
 
 def per_side(spec: str) -> dict[str, str] | None:
@@ -103,7 +104,8 @@ def per_side(spec: str) -> dict[str, str] | None:
 
 def bot_problem(spec: str) -> str | None:
     """Why ``spec`` names no bot (a sentence for the user), or None: a name of :data:`BOTS`,
-    ``mcts:N`` / ``ismcts:N`` with N a whole number 1 … :data:`MAX_ITERATIONS`, or one of those
+    ``mcts:N`` / ``ismcts:N`` with N a whole number 1 … :data:`MAX_ITERATIONS`, ``mcts:Ts`` /
+    ``ismcts:Ts`` with T seconds in (0, :data:`MAX_SECONDS`], or one of those
     per team, ``home=mcts:200,away=greedy`` (the team names are checked against the game by
     :func:`rulecraft.runtime.match.seat_bots`)."""
     try:
@@ -119,19 +121,41 @@ def bot_problem(spec: str) -> str | None:
         return None
     if name not in BUDGETED:
         return f"bot '{spec}': only {' and '.join(BUDGETED)} take an iteration budget (:N)"
+    if _seconds(budget) is not None:
+        return None
     if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_ITERATIONS:
-        return (f"bot '{spec}': the iteration budget must be a whole number from 1 to "
-                f"{MAX_ITERATIONS}, e.g. {name}:200")
+        return (f"bot '{spec}': the budget must be a whole number of iterations from 1 to "
+                f"{MAX_ITERATIONS} (e.g. {name}:200) or seconds per decision, more than 0 and at "
+                f"most {MAX_SECONDS:g} (e.g. {name}:2s)")
     return None
+
+
+def _seconds(budget: str) -> float | None:
+    """The seconds of a time budget ``T s`` (``2s``, ``0.5s``) in (0, :data:`MAX_SECONDS`], or None."""
+    number = budget[:-1]
+    if not budget.endswith("s") or not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{1,3})?", number):
+        return None
+    return float(number) if 0 < float(number) <= MAX_SECONDS else None
+
+
+def timed(spec: str) -> bool:
+    """Whether the bot spec ``spec`` (as :func:`bot_problem` accepts) gives any team a time
+    budget (``mcts:2s``): such a bot's choices depend on the machine's speed, so a match it
+    plays cannot be reproduced from its seed."""
+    sides = per_side(spec)
+    return any(_seconds(part.partition(":")[2]) is not None for part in (sides or {"": spec}).values())
 
 
 def make_bot(spec: str) -> Bot:
     """A new bot from its name as the command line and saved games spell it: ``random``,
-    ``greedy``, ``mcts``, ``ismcts`` or ``mcts:N`` / ``ismcts:N``. Its ``name`` spells it back
-    (``mcts:N`` round-trips). Raises ValueError with :func:`bot_problem`'s sentence (a per-side
+    ``greedy``, ``mcts``, ``ismcts``, ``mcts:N`` / ``ismcts:N`` (iterations) or ``mcts:Ts`` /
+    ``ismcts:Ts`` (seconds). Its ``name`` spells it back (``mcts:N`` round-trips). Raises ValueError with :func:`bot_problem`'s sentence (a per-side
     spec is seated by :func:`rulecraft.runtime.match.seat_bots`)."""
     problem = bot_problem(spec) or ("a per-side bot is seated per team" if "=" in spec else None)
     if problem is not None:
         raise ValueError(problem)
     name, _, budget = spec.partition(":")
-    return BOTS[name](int(budget)) if budget else BOTS[name]()
+    if not budget:
+        return BOTS[name]()
+    seconds = _seconds(budget)
+    return BOTS[name](seconds=seconds) if seconds is not None else BOTS[name](int(budget))

@@ -19,7 +19,7 @@ import random
 from typing import Callable
 
 from rulecraft.runtime.batch import play_batch
-from rulecraft.runtime.bots import bot_problem
+from rulecraft.runtime.bots import bot_problem, timed
 from rulecraft.runtime.engine import Game
 
 #: the two-sided normal quantile of a 95 % interval
@@ -64,7 +64,8 @@ def rung_seed(seed: int, pair: int, seating: int) -> int:
 def ladder_problem(game: Game, rungs: list[str]) -> str | None:
     """Why ``rungs`` cannot be laddered on ``game`` (a sentence for the user), or None: the game
     must have two teams, and there must be at least two rungs, each a single bot
-    (:func:`~rulecraft.runtime.bots.bot_problem`; no per-side spec)."""
+    (:func:`~rulecraft.runtime.bots.bot_problem`; no per-side spec) with an iteration budget,
+    not a time budget: the ladder's figures are reproducible from its seed."""
     if game.num_teams != 2:
         return f"the ladder needs a two-team game; {game.id} has {game.num_teams} teams"
     if len(rungs) < 2:
@@ -75,6 +76,9 @@ def ladder_problem(game: Game, rungs: list[str]) -> str | None:
         problem = bot_problem(rung)
         if problem is not None:
             return problem
+        if timed(rung):
+            return (f"rung '{rung}': the ladder's matches are seeded, and a time budget would "
+                    "make them depend on the machine's speed; give iterations (e.g. mcts:200)")
     return None
 
 

@@ -14,8 +14,11 @@ Both work on any compiled game through the :class:`~rulecraft.runtime.engine.Sta
   and UCB counts each child's availability; another team's secret choices inside the tree are
   drawn at random and not branched on, so the tree never conditions the bot's choices on them.
 
-Budgets are in iterations, so a seeded match is reproducible. All randomness comes from the
-``rng`` handed to ``choose`` (see :mod:`rulecraft.runtime.bots`).
+Budgets are in iterations, so a seeded match is reproducible, or in seconds per decision (the
+search stops at the first iteration that ends after the time is up, and at
+:data:`MAX_ITERATIONS` at most): how far it gets then depends on the machine, so the command line
+refuses a time budget where a seed or a log is asked for. All randomness comes from the ``rng``
+handed to ``choose`` (see :mod:`rulecraft.runtime.bots`).
 
 Rollouts are random and cut after ``rollout_depth`` plies. Values lie in (-1, 1): a finished
 game scores each team ``squash(return)``, a cut rollout ``0.5 * squash(evaluation)``, where
@@ -28,11 +31,15 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from rulecraft.errors import PlayError
 from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
 
-__all__ = ["ISMCTSBot", "MCTSBot", "determinise"]
+__all__ = ["ISMCTSBot", "MAX_ITERATIONS", "MCTSBot", "determinise"]
+
+#: the most iterations one decision searches, whatever the budget
+MAX_ITERATIONS = 100_000
 
 
 def _squash(x: float) -> float:
@@ -113,19 +120,22 @@ def determinise(state: State, team: int, rng: random.Random) -> State:
 class MCTSBot:
     """UCT over the state (see the module docstring).
 
-    ``iterations`` is the budget per decision, ``rollout_depth`` the plies a rollout may play,
-    ``exploration`` the UCB1 constant; ``name`` spells the budget, ``mcts:200``. :meth:`choose` raises
+    ``iterations`` is the budget per decision, or ``seconds`` (wall-clock, > 0) when given;
+    ``rollout_depth`` the plies a rollout may play, ``exploration`` the UCB1 constant; ``name``
+    spells the budget, ``mcts:200`` or ``mcts:2s``. :meth:`choose` raises
     :class:`~rulecraft.errors.RuleFailure` (RC404) when a formula fails during the search.
     """
 
     name = "mcts"
     determinised = False
 
-    def __init__(self, iterations: int = 200, rollout_depth: int = 40, exploration: float = 0.7):
-        self.iterations = iterations
+    def __init__(self, iterations: int = 200, rollout_depth: int = 40, exploration: float = 0.7,
+                 seconds: float | None = None):
+        self.iterations = MAX_ITERATIONS if seconds is not None else iterations
+        self.seconds = seconds
         self.rollout_depth = rollout_depth
         self.exploration = exploration
-        self.name = f"{type(self).name}:{iterations}"
+        self.name = f"{type(self).name}:{f'{seconds:g}s' if seconds is not None else iterations}"
 
     def choose(self, state: State, rng: random.Random) -> int:
         """The legal action of ``state`` (a decision node) visited most by the search, ties
@@ -135,7 +145,10 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0]
         root = _Node(state.game.num_teams)
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
         for _ in range(self.iterations):
+            if deadline is not None and root.visits and time.monotonic() >= deadline:
+                break
             start = determinise(state, team, rng) if self.determinised else state.clone()
             try:
                 self._iterate(root, start, team, rng)

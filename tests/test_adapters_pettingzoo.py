@@ -160,7 +160,7 @@ def play_episode(env, seed: int, decisions: int) -> list:
 
 
 @pytest.mark.parametrize("game_ref", ALL_GAMES, indirect=True)
-@pytest.mark.parametrize("opponent", sorted(BOTS))
+@pytest.mark.parametrize("opponent", sorted(BOTS) + ["ismcts:8"])
 def test_gym_episode_against_a_bot(game_ref, opponent):
     env = rl.gym_env(game_ref, learner=1, opponent=opponent)
     trace = play_episode(env, seed=3, decisions=GYM_DECISIONS)
@@ -191,7 +191,10 @@ def test_gym_renders_as_text():
 
 @pytest.mark.parametrize("arguments, message", [({"learner": "nobody"}, "learner"),
                                                 ({"learner": 5}, "learner"),
-                                                ({"opponent": "oracle"}, "opponent")])
+                                                ({"opponent": "oracle"}, "opponent"),
+                                                ({"opponent": "mcts:0"}, "opponent"),
+                                                ({"opponent": "mcts:1s"}, "time budget"),
+                                                ({"opponent": "x=greedy"}, "one bot")])
 def test_gym_refuses_unknown_teams_and_bots(arguments, message):
     with pytest.raises(ValueError, match=message):
         rl.gym_env("tictactoe", **arguments)

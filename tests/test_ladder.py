@@ -42,7 +42,7 @@ def test_ladder_table_same_for_any_jobs(tmp_path):
 @pytest.mark.parametrize("rungs, fragment", [("random,foo", "unknown bot 'foo'"),
                                              ("random", "at least two rungs"),
                                              ("random,home=greedy", "one bot for both sides"),
-                                             ("random,mcts:0", "iteration budget")])
+                                             ("random,mcts:0", "whole number of iterations")])
 def test_bad_rungs_refused(rungs, fragment):
     assert_clean_failure(invoke("ladder", "tictactoe", "--rungs", rungs), "RC107", fragment)
 

@@ -1,8 +1,11 @@
 """The search bots: UCT never loses tic-tac-toe against random, a seeded choice is reproducible,
 information-set MCTS never reads the other side's hidden fields, and the command line takes
-``mcts:N`` / ``ismcts:N`` and refuses a bad budget cleanly."""
+``mcts:N`` / ``ismcts:N`` (iterations) and ``mcts:Ts`` (seconds, refused where a seed or a
+log is asked for) and refuses a bad budget cleanly."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -220,3 +223,29 @@ def test_bots_per_side(tmp_path):
 def test_a_bad_per_side_bot_is_a_clean_error(bot, fragment):
     assert_clean_failure(invoke("play", "tictactoe", "--bot", bot, "--seed", 1), "RC107", fragment)
     assert_clean_failure(invoke("simulate", "tictactoe", "--bot", bot, "-n", 2), "RC107", fragment)
+
+
+def test_a_time_budget_searches_until_the_time_is_up():
+    bot = make_bot("mcts:0.2s")
+    assert bot.name == "mcts:0.2s" and make_bot(bot.name).seconds == 0.2
+    state = load_game("tictactoe").new_initial_state()
+    started = time.monotonic()
+    assert bot.choose(state, bot_rng(1, 0)) in state.legal_actions()
+    assert 0.2 <= time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("flags", [["--seed", 1], ["--log", "LOG"], ["--seed", 2, "--log", "LOG"]])
+def test_a_time_budget_is_refused_where_the_match_must_be_reproducible(tmp_path, flags):
+    flags = [str(tmp_path / "m.jsonl") if flag == "LOG" else flag for flag in flags]
+    result = invoke("play", "tictactoe", "--bot", "x=mcts:1s,o=random", *flags)
+    assert result.exit_code != 0 and "RC107" in result.output and "mcts:200" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "m.jsonl").exists()
+    for command in (["simulate", "tictactoe", "--bot", "mcts:1s"],
+                    ["ladder", "tictactoe", "--rungs", "random,mcts:1s"]):
+        refused = invoke(*command)
+        assert refused.exit_code != 0 and "RC107" in refused.output and "time budget" in refused.output
+
+
+def test_a_timed_bot_plays_a_match_without_a_seed():
+    result = invoke("play", "tictactoe", "--bot", "x=mcts:0.05s,o=random")
+    assert result.exit_code == 0, result.output

@@ -3,8 +3,8 @@
 Implements Gymnasium's ``Env`` API (``reset`` → ``(observation, info)``, ``step`` →
 ``(observation, reward, terminated, truncated, info)``) on top of
 :class:`~rulecraft.runtime.adapters.pettingzoo.RulecraftAECEnv`. One team is the learner; every
-other team is played by a rulecraft bot (:data:`rulecraft.runtime.bots.BOTS`: ``greedy`` or
-``random``), and chance by the seeded sampler, so ``step`` returns at the learner's next decision
+other team is played by a rulecraft bot (any name :func:`rulecraft.runtime.bots.make_bot` reads
+with an iteration budget: ``greedy``, ``random``, ``mcts:50``, ``ismcts:20``), and chance by the seeded sampler, so ``step`` returns at the learner's next decision
 or at the end. Observations are the AEC environment's dicts (``observation`` and
 ``action_mask``); ``action_masks()`` gives the mask as booleans, as maskable-action trainers
 (e.g. sb3-contrib's ``MaskablePPO``) expect. The reward is the learner's return at the end and 0
@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 
 from rulecraft.runtime.adapters.pettingzoo import SEED_RANGE, RulecraftAECEnv
-from rulecraft.runtime.bots import BOTS
+from rulecraft.runtime.bots import bot_problem, make_bot, timed
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.seeding import bot_rng
 
@@ -31,8 +31,9 @@ class RulecraftGymEnv(gymnasium.Env):
     """One team of a rulecraft game against bots (see the module docstring).
 
     Takes the runtime :class:`Game`, the ``learner`` team (a name or an index), the ``opponent``
-    bot's name and ``render_mode`` (None, ``"ansi"`` or ``"human"``). Raises ValueError for an
-    unknown team, bot or render mode.
+    bot's name (``mcts:50``; one bot for every other team, not a time budget: an episode is
+    reproducible from its seed) and ``render_mode`` (None, ``"ansi"`` or ``"human"``). Raises
+    ValueError for an unknown team, bot or render mode.
     """
 
     metadata = {"render_modes": RulecraftAECEnv.metadata["render_modes"]}
@@ -44,8 +45,13 @@ class RulecraftGymEnv(gymnasium.Env):
         if learner not in teams and learner not in range(len(teams)):
             raise ValueError(f"the learner is one of the teams {teams} (or its index), "
                              f"not {learner!r}")
-        if opponent not in BOTS:
-            raise ValueError(f"the opponent is one of the bots {sorted(BOTS)}, not {opponent!r}")
+        problem = bot_problem(opponent) or ("it is one bot for every other team"
+                                            if "=" in opponent else None)
+        if problem is None and timed(opponent):
+            problem = (f"'{opponent}' has a time budget, and an episode must be reproducible "
+                       "from its seed: give iterations (e.g. mcts:50)")
+        if problem is not None:
+            raise ValueError(f"the opponent: {problem}")
         self.learner = learner if learner in teams else teams[learner]
         self.team = teams.index(self.learner)
         self.opponent = opponent
@@ -64,7 +70,7 @@ class RulecraftGymEnv(gymnasium.Env):
         episode_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
         self.env.reset(seed=episode_seed, options=options)
         self.episode_seed = episode_seed
-        self.bots = {team: BOTS[self.opponent]()
+        self.bots = {team: make_bot(self.opponent)
                      for team in range(len(self.env.possible_agents)) if team != self.team}
         self._play_others()
         return self.env.observe(self.learner), {}

@@ -22,6 +22,7 @@ from rulecraft.site.build import build_site
 from rulecraft.site.pages import PAGE_FILES
 from rulecraft.site.texts import LANGUAGES
 
+from colours import contrast
 from helpers import CHROMIUM, CHROMIUM_ARGS, free_port, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -201,3 +202,48 @@ def test_screenshots_of_a_finnish_board_and_russian_rules(page, site):
     page.screenshot(path=str(OUTPUT / "ru-rules.png"))
     assert (OUTPUT / "fi-board.png").stat().st_size > 10_000
     assert (OUTPUT / "ru-rules.png").stat().st_size > 10_000
+
+
+# Every highlighted space of every frame of a page's players: its computed fill and stroke, and
+# those of the same space with its highlight classes taken away (its plain rendering).
+_HIGHLIGHTS = """root => {
+  const seen = [];
+  const player = root.rcPlayer;
+  for (let i = 0; i < player.data.frames.length; i++) {
+    player.go(i);
+    root.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
+      const rect = space.querySelector('rect');
+      const lit = getComputedStyle(rect);
+      const state = [lit.fill, lit.stroke];
+      const classes = ['rc-legal', 'rc-chosen'].filter(c => space.classList.contains(c));
+      space.classList.remove(...classes);
+      const plain = getComputedStyle(rect);
+      seen.push({frame: i, space: space.dataset.space, classes, fill: state[0], stroke: state[1],
+                 plainFill: plain.fill, plainStroke: plain.stroke});
+      space.classList.add(...classes);
+    });
+  }
+  player.go(0);
+  return seen;
+}"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_highlighted_space_stands_out_from_its_plain_rendering(browser, site, game):
+    """WCAG 1.4.11: a legal or chosen space's fill or rim has contrast >= 3 : 1 with the same
+    space drawn plain, in every frame of every example (colours as computed by the browser)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    tab = context.new_page()
+    tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
+    players = tab.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    weak, count = [], 0
+    for index in range(players.count()):
+        for seen in players.nth(index).evaluate(_HIGHLIGHTS):
+            count += 1
+            best = max(contrast(seen["fill"], seen["plainFill"]), contrast(seen["stroke"], seen["plainStroke"]))
+            if best < 3:
+                weak.append((index, seen, round(best, 2)))
+    context.close()
+    assert count > 0
+    assert not weak, weak[:5]

@@ -42,6 +42,12 @@ ALL_REFUSALS, REFUSAL_SAMPLE = 64, 16
 _GAMES: dict = {}
 
 
+def spec_folder(folder: Path, text: str) -> Path:
+    """``folder`` with ``text`` written as its ``game.yaml``: a throwaway game a test compiles."""
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
 def load_game(game, options: dict | None = None) -> Game:
     """The :class:`Game` for a game name or folder, compiled through the cache and registered.
 

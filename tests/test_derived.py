@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from helpers import load_game, random_playout
+from helpers import load_game, random_playout, spec_folder
 from rulecraft.compiler import load_rules
 from rulecraft.errors import RulecraftError, SpecError
 
@@ -55,8 +55,7 @@ limits: {max_plies: 40, on_limit: "0"}
 
 @pytest.fixture(scope="module")
 def leads(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("leads")
-    (folder / "game.yaml").write_text(LEADS, encoding="utf-8")
+    folder = spec_folder(tmp_path_factory.mktemp("leads"), LEADS)
     return load_game(folder)
 
 

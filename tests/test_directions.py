@@ -14,7 +14,7 @@ from rulecraft.compiler.board import DIRECTIONS, grid_directions, grid_towards
 from rulecraft.compiler.ir import GridIR
 from rulecraft.runtime.engine import Game
 
-from helpers import load_game
+from helpers import load_game, spec_folder
 
 NAMES = [name for name, _, _ in DIRECTIONS]
 
@@ -96,8 +96,7 @@ limits: {max_plies: 1}
 
 @pytest.fixture(scope="module")
 def rays(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("rays")
-    (folder / "game.yaml").write_text(SPEC, encoding="utf-8")
+    folder = spec_folder(tmp_path_factory.mktemp("rays"), SPEC)
     return folder
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import spec_folder
+
 from rulecraft.compiler import check, load_rules
 from rulecraft.runtime.engine import Game
 
@@ -57,8 +59,7 @@ limits: {max_plies: 2}
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("flows")
-    (folder / "game.yaml").write_text(SPEC, encoding="utf-8")
+    folder = spec_folder(tmp_path_factory.mktemp("flows"), SPEC)
     return Game(load_rules(folder, use_cache=False)), folder
 
 

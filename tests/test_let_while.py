@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from helpers import assert_same_state, load_game
+from helpers import assert_same_state, load_game, spec_folder
 from rulecraft.compiler import load_rules
 from rulecraft.errors import RuleFault, SpecError
 
@@ -37,8 +37,7 @@ limits: {max_plies: 2}
 
 @pytest.fixture(scope="module")
 def halving(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("halving")
-    (folder / "game.yaml").write_text(HALVING, encoding="utf-8")
+    folder = spec_folder(tmp_path_factory.mktemp("halving"), HALVING)
     return folder
 
 

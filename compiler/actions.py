@@ -35,6 +35,7 @@ class ActionsReader(FlowReader):
                                                       spec.value_at("params")):
                 self.identifier(param_name, params.where(param_name), "the parameter")
                 action.params.append(self._param(str(param_name), type_word, params.value_at(param_name)))
+                action.params[-1].position = params.where(param_name)
             action.base = base
             base += action.size
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
@@ -72,22 +73,34 @@ class ActionsReader(FlowReader):
         param.source = source            # the from: mapping until compile_action checks it
         return param
 
-    def compile_action(self, action: ir.ActionIR) -> None:
-        """Check the action's ``from:`` lists, ``legal:`` conditions and ``effect:``."""
+    def compile_action(self, action: ir.ActionIR, offered_by: list, phases: list) -> None:
+        """Check the action's ``from:`` lists, ``legal:`` conditions and ``effect:``; a follow-up
+        action (one offered by the then-steps of the actions ``offered_by``, and by the choices
+        of the ``phases``) reads their shared parameters (:mod:`frames`). RC370 for a parameter
+        named like one of theirs."""
         spec = self._action_specs[action.name]
+        inherited = self.frames.inherited(offered_by, phases)
+        for param in action.params:
+            if param.name in inherited:
+                offering = ", ".join(f"'{a}'" for a in offered_by if param.name in self.frames.inherited([a], []))
+                raise SpecError(f"the parameter '{param.name}' has the name of a parameter of {offering}, "
+                                "which offers this action: that one is already in scope here",
+                                param.position, code="RC370",
+                                hint=f"call it, say, '{param.name}_here' (the notation writes it as "
+                                     f"{{{param.name}_here}})")
+        action.actor = ir.Symbol("actor", "actor")
+        scope = self.frames.follow_up_scope({"actor": ir.Var(type=T.TEAM, symbol=action.actor)}, offered_by, phases)
         self.checker.loops += 1          # the legality conditions are computed for every id
         try:
-            self._conditions(action, spec)
+            scope = self._conditions(action, spec, scope)
         finally:
             self.checker.loops -= 1
         if "effect" in spec:
-            scope = {"actor": ir.Var(type=T.TEAM, symbol=action.actor)}
-            scope.update((p.name, ir.Var(type=p.type, symbol=p.symbol)) for p in action.params)
             action.effect = self.effects.effects(self.text(spec, "effect", "action"), scope, rule=action.rule)
 
-    def _conditions(self, action: ir.ActionIR, spec) -> None:
-        action.actor = ir.Symbol("actor", "actor")
-        scope = {"actor": ir.Var(type=T.TEAM, symbol=action.actor)}
+    def _conditions(self, action: ir.ActionIR, spec, scope):
+        """Read the parameters' ``from:`` lists and the ``legal:`` conditions in ``scope``;
+        returns the scope with every parameter bound."""
         for param in action.params:
             if param.source is not None:
                 text = self.text(param.source, "from", f"parameter '{param.name}'")
@@ -97,7 +110,7 @@ class ActionsReader(FlowReader):
                 action.conditions.append(ir.Condition(
                     action.rule, f"{param.name} must be one of {text}",
                     ir.Member(type=T.BOOL, item=value, collection=listed), param.name))
-            scope[param.name] = ir.Var(type=param.type, symbol=param.symbol)
+            scope = scope.bind(param.name, ir.Var(type=param.type, symbol=param.symbol))
         legal = spec.get("legal")
         if legal is not None:
             for entry in (legal if isinstance(legal, Sequence) else [legal]):
@@ -109,3 +122,4 @@ class ActionsReader(FlowReader):
                     text = entry if isinstance(entry, Text) else self.text(spec, "legal", "action")
                     rule, reason = action.rule, str(entry)
                 action.conditions.append(ir.Condition(rule, reason, self.checker.condition(text, scope)))
+        return scope

@@ -157,6 +157,9 @@ class Checker:
     def _Name(self, node, scope):
         word = node.word
         value = scope.names.get(word)
+        if value is None and scope.inherited.get(word):
+            raise self.error(node.where, scope.inherited[word], "RC371",
+                             "give the actions that offer this one the same parameters, or read only those they share")
         if value is None:
             value = self.symbols.names.get(word)
         if value is None:
@@ -363,7 +366,9 @@ class Checker:
         return ir.Aggregate(type=T.INT, where=node.where, fn=node.fn, items=items)
 
     def binder(self, name: str, where, source_node, scope: Scope):
-        """``(symbol, source list IR, scope with the name bound)`` of ``name in source``."""
+        """``(symbol, source list IR, scope with the name bound)`` of ``name in source``; RC370
+        when ``name`` is a parameter the formula takes from the action that started its chain."""
+        self.fresh_name(name, where, scope)
         source = self.collection(source_node, scope)
         symbol = ir.Symbol(name, "local")
         return symbol, source, scope.bind(name, ir.Var(type=source.type.item, where=where, symbol=symbol,
@@ -405,11 +410,20 @@ class Checker:
 
     def new_local(self, node, scope: Scope) -> str:
         """The name a ``let`` introduces; RC325 when it is already a name of the spec or of the
-        formula around it (a ``let`` never hides another name)."""
+        formula around it (a ``let`` never hides another name), RC370 when it is a parameter taken
+        from the action that started the chain."""
+        self.fresh_name(node.name, node.where, scope)
         if node.name in scope.names or node.name in self.symbols.names or node.name in self.symbols.functions:
             raise self.error(node.where, f"'{node.name}' already names something here; a let needs a new name",
                              "RC325", f"call it, say, '{node.name}_now'")
         return node.name
+
+    def fresh_name(self, name: str, where, scope: Scope) -> None:
+        """RC370 when a new local ``name`` would hide a parameter of the action whose chain the
+        formula belongs to (:mod:`frames`)."""
+        if name in scope.inherited:
+            raise self.error(where, f"'{name}' is a parameter of the action that started this chain; "
+                             "a new name cannot hide it", "RC370", f"call it, say, '{name}_here'")
 
     def _Cond(self, node, scope):
         test = self.truth(node.test, scope)

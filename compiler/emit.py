@@ -59,7 +59,7 @@ def routine_name(routine: ir.RoutineIR) -> str:
 
 
 def slot_name(field: ir.FieldIR) -> str:
-    return "S_" + field.name
+    return ("F_" if field.frame else "S_") + field.name
 
 
 def revealed_name(field: ir.FieldIR) -> str:

@@ -8,7 +8,7 @@ The checker (:mod:`checker`) and the effects (:mod:`statements`) read and extend
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
@@ -20,16 +20,25 @@ NONE = -1         # the value of none in the state and in the IR
 @dataclass(frozen=True)
 class Scope:
     """The names bound around a formula (parameters, loop variables, a definition's arguments)
-    and the facts known where it stands: the paths (:func:`path`) known not to be none."""
+    and the facts known where it stands: the paths (:func:`path`) known not to be none.
+
+    ``inherited`` maps the names an action's then-steps or follow-up actions take from the
+    action that started the chain (:mod:`frames`) to None where they can be read, or to why not
+    (an offering action lacks them); none of them may be bound again."""
 
     names: dict
     facts: frozenset = frozenset()
+    inherited: dict = field(default_factory=dict)
 
     def bind(self, name: str, value: ir.Expr) -> "Scope":
-        return Scope({**self.names, name: value}, self.facts)
+        return Scope({**self.names, name: value}, self.facts, self.inherited)
 
     def knowing(self, facts) -> "Scope":
-        return Scope(self.names, self.facts | facts) if facts else self
+        return Scope(self.names, self.facts | facts, self.inherited) if facts else self
+
+    def keeping(self, facts) -> "Scope":
+        """The same names with exactly ``facts`` known."""
+        return Scope(self.names, facts, self.inherited)
 
 
 def path(expr: ir.Expr):

@@ -20,6 +20,7 @@ from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler.facts import Scope
 from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
@@ -213,7 +214,8 @@ class FlowReader(Sizes):
                         type=T.BOOL, where=tests[0].where, op="or", values=tests)
                 node.skip = node.next
             else:
-                self._compile_step(node, nodes, actions)
+                scope = self.frames.then_scope(node.owner_action) if node.owner_action is not None else Scope({})
+                self._compile_step(node, nodes, actions, scope)
         finally:
             symbols.goto_targets, symbols.outer_targets, symbols.flow_phase = outer, None, None
 
@@ -248,32 +250,33 @@ class FlowReader(Sizes):
                             code="RC375", hint=hint)
         return ir.Jump(where=Where(name), target=targets[str(name)], label=str(name))
 
-    def _compile_step(self, node: ir.NodeIR, nodes: list, actions: dict) -> None:
+    def _compile_step(self, node: ir.NodeIR, nodes: list, actions: dict, scope: Scope) -> None:
+        """``node``'s formulas, read in ``scope`` (an action's frame in its then-steps)."""
         step, phase = self._step_specs[node.index]
         if node.kind == "after":
-            node.repeat = self.checker.condition(self.text(step, "repeat", "step"))
+            node.repeat = self.checker.condition(self.text(step, "repeat", "step"), scope)
             return
         if phase is not None:                       # the entry node of a guarded phase or call
-            node.guard = self.checker.condition(self.text(phase, "when", "phase"))
+            node.guard = self.checker.condition(self.text(phase, "when", "phase"), scope)
             node.skip = nodes[node.target].next
             node.target = None
             return
         if "when" in step:
-            node.guard = self.checker.condition(self.text(step, "when", "step"))
+            node.guard = self.checker.condition(self.text(step, "when", "step"), scope)
         node.skip = node.next
         if node.kind == "choose" and "repeat" in step:
             node.skip = nodes[node.next].next
         if node.kind == "do":
-            node.body = self.effects.effects(self.text(step, "do", "step"), rule=node.rule)
+            node.body = self.effects.effects(self.text(step, "do", "step"), scope, rule=node.rule)
             if _stops(node.body):
                 raise SpecError("stop leaves a choice; it belongs in an action's effect", step.value_at("do"),
                                 code="RC350")
         elif node.kind == "roll":
-            self._roll(node, step)
+            self._roll(node, step, scope)
         else:
-            self._choice(node, step, actions)
+            self._choice(node, step, actions, scope)
 
-    def _roll(self, node, step):
+    def _roll(self, node, step, scope):
         die = str(step["roll"])
         if die not in self.dice:
             raise SpecError(f"unknown die '{die}'", step.value_at("roll"), code="RC351",
@@ -284,9 +287,9 @@ class FlowReader(Sizes):
         value = ir.Var(type=self.dice[die].type, symbol=node.roll_value)
         # the roll is an assignment of the die's value to the place named by into:
         node.body = self.effects.effects(Text(f"{target} = __roll__", target.position, target._offsets),
-                                         {"__roll__": value}, rule=node.rule)
+                                         scope.bind("__roll__", value), rule=node.rule)
 
-    def _choice(self, node, step, actions):
+    def _choice(self, node, step, actions, scope):
         names = step[node.kind]
         if isinstance(names, str):
             names = Sequence([names])
@@ -300,10 +303,10 @@ class FlowReader(Sizes):
             if "by" not in step:
                 raise SpecError("choose: needs by: naming the team that chooses", step.position, code="RC353")
             by = self.text(step, "by", "step")
-            node.actor = self.checker.checked(self.checker.formula(by, {}, T.TEAM, "chooser"),
+            node.actor = self.checker.checked(self.checker.formula(by, scope, T.TEAM, "chooser"),
                                               step.value_at("by"), "by: gave none, not a team")
         elif step.get("by") is not None:
-            node.actor = self.checker.formula(self.text(step, "by", "step"), {}, T.ListOf(T.TEAM),
+            node.actor = self.checker.formula(self.text(step, "by", "step"), scope, T.ListOf(T.TEAM),
                                               "list of teams")
         else:
             node.actor = self.checker.all_of(T.TEAM)

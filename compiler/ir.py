@@ -364,6 +364,7 @@ class FieldIR:
     nullable: bool = True
     doc: str = ""
     derived: bool = False              # kept equal to a formula (compiler/derived.py)
+    frame: tuple = ()                  # a slot of the action frame (compiler/frames.py): the actions binding it
 
     @property
     def initial_value(self) -> int | None:
@@ -413,6 +414,7 @@ class ParamIR:
     offset: int = 0
     symbol: Symbol | None = None
     source: Expr | None = None
+    position: object = None     # where the spec names it
 
 
 class Condition(NamedTuple):
@@ -585,3 +587,4 @@ class GameIR:
     reached: tuple = ()               # per set of grid steps, per square: the squares reached
     routines: list = field(default_factory=list)   # RoutineIR, in the order they were made
     upkeep: list = field(default_factory=list)     # the derived fields' RoutineIR, inputs first
+    frame: list = field(default_factory=list)      # FieldIR of the action frame (compiler/frames.py)

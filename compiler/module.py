@@ -16,13 +16,14 @@ from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, routine_name,
                                     slot_name, table_name)
+from rulecraft.compiler.frames import parameter_name
 from rulecraft.compiler.generators import generator
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
 
 SUPPORT = ("at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
-CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "ParamDef", "RuleTables", "TableDef")
+CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef", "RuleTables", "TableDef")
 
 
 def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, optimize: bool = True) -> str:
@@ -156,7 +157,7 @@ class _Module:
     def layout(self) -> list:
         game = self.game
         out = [_assign("SLOTS", const(game.slots))]
-        for f in game.fields:
+        for f in game.fields + game.frame:
             out.append(_assign(slot_name(f), const(f.base)))
             if f.reveal_slot is not None:
                 out.append(_assign(revealed_name(f), const(f.reveal_slot)))
@@ -166,7 +167,7 @@ class _Module:
         game, index = self.game, self.game.piece_index
         at = game.fields[0]
         body = [_assign("s", ast.BinOp(ast.List([const(0)], ast.Load()), ast.Mult(), name("SLOTS")))]
-        for f in game.fields:
+        for f in game.fields + game.frame:
             target = ast.Subscript(name("s"), name(slot_name(f)), ast.Store())
             if f.name == "at" and f.of is not None:
                 if f.size:
@@ -287,6 +288,9 @@ class _Module:
         fields = [call("FieldDef", const(f.name), const(_type_word(f.type)), const(f.of), const(f.base),
                        const(f.size), const(f.visible), const(f.reveal_slot), const(f.show), const(f.derived))
                   for f in game.fields]
+        frame = [call("FrameDef", const(parameter_name(f)), const(_type_word(f.type)), name(slot_name(f)),
+                      literal(tuple(n.index for n in game.nodes if n.owner_action in f.frame)))
+                 for f in game.frame]
         dice = ast.Dict([const(n) for n in game.dice],
                         [call("DieDef", const(n), const(_type_word(d.type)), literal(d.outcomes),
                               literal(d.probabilities)) for n, d in game.dice.items()])
@@ -317,7 +321,8 @@ class _Module:
             reindex=name("index_pieces") if game.piece_index is not None else const(None), tables=tables,
             on_limit=name("on_limit") if game.on_limit is not None else const(None),
             limit_source=const(game.limit_source),
-            upkeep=ast.Tuple([name(routine_name(r)) for r in game.upkeep], ast.Load()))
+            upkeep=ast.Tuple([name(routine_name(r)) for r in game.upkeep], ast.Load()),
+            frame=ast.Tuple(frame, ast.Load()))
         return ast.Call(name("RuleTables"), [], [ast.keyword(k, v) for k, v in keywords.items()])
 
     def flow_node(self, node: ir.NodeIR) -> ast.Call:

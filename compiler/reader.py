@@ -19,6 +19,7 @@ from rulecraft.compiler.checker import Checker
 from rulecraft.compiler.declarations import DeclarationsReader
 from rulecraft.compiler.derived import keep_fields_current
 from rulecraft.compiler.ending import EndingReader
+from rulecraft.compiler.frames import Frames, offers
 from rulecraft.compiler.pieces import PiecesReader
 from rulecraft.compiler.statements import Effects
 from rulecraft.compiler.symbols import Symbols
@@ -68,6 +69,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         upkeep = self.read_derived()
         nodes, first_turn = self.read_flow(data)
         actions = self.read_actions(data.get("actions"), nodes)
+        self.frames = Frames(actions)
         triggers = self.read_triggers(data.get("triggers"))
         end_rule, team, returns, returns_range = self.read_end(data["end"])
         evaluation = self.read_evaluation(data.get("evaluation"), team, returns)
@@ -76,14 +78,15 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         by_name = {a.name: a for a in actions}
         for node in nodes:
             self.compile_node(node, nodes, by_name)
+        offered = offers(nodes)
         for action in actions:
-            self.compile_action(action)
+            self.compile_action(action, *offered.get(action.name, ([], [])))
         symbols = self.symbols
         routines = [r for r in symbols.routines.values() if r is not None]
         if upkeep:
             keep_fields_current(nodes, actions, triggers, routines, upkeep)
         self.board.lines = {n: grid_lines(self.board.grid, n) for n in sorted(symbols.lines_needed)}
-        return ir.GameIR(
+        game = ir.GameIR(
             meta=meta, options=options, teams=self.teams, board=self.board, kinds=self.kinds,
             kind_attributes=self.kind_attributes, kind_symbols=self.kind_symbols, pieces=self.pieces,
             enums=self._used_enums(fields, actions, tables), dice=self.dice, fields=fields, slots=slots, piece_index=symbols.piece_index,
@@ -94,6 +97,8 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             first_turn_node=first_turn, constants=self.constants(), faults=symbols.faults,
             warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
             routines=routines + upkeep, upkeep=upkeep)
+        self.frames.settle(game)
+        return game
 
     def _used_enums(self, fields, actions, tables) -> dict:
         """The spec's enumerations, with the built-in ``direction`` only when the rules use it

@@ -90,7 +90,7 @@ class Effects:
         check = self.checker
         if isinstance(node, syntax.Name):
             found = scope.names.get(node.word, check.symbols.names.get(node.word))
-            if not isinstance(found, ir.Slot):
+            if not isinstance(found, ir.Slot) or found.field.frame:
                 what = "unknown name" if found is None else "it cannot be changed"
                 raise check.error(node.where, f"cannot assign to '{node.word}': {what}", "RC314",
                                   "only state fields can change; declare it under state:")
@@ -249,7 +249,7 @@ def _forget(scope: Scope, stmt) -> Scope:
     if not written:
         return scope
     kept = frozenset(fact for fact in scope.facts if not _mentions(fact, written))
-    return Scope(scope.names, kept)
+    return scope.keeping(kept)
 
 
 def _has_events(statements) -> bool:

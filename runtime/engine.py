@@ -48,6 +48,7 @@ class Game:
         self._field = {f.name: f for f in rules.fields}
         self._hidden = [f for f in rules.fields if f.visible == "owner"]
         self._notations = {a.name: parse_notation(a) for a in rules.actions}
+        self._frame_empty = [(f.slot, _empty(f.type)) for f in rules.frame]
         # (return node, action name) -> the phase whose choice offered that action: an action's
         # then-steps return into that phase, which is not entered anew
         self._offering_phase = {(n.next, rules.actions[a].name): n.phase for n in rules.nodes
@@ -201,17 +202,18 @@ class Game:
             ranges[SLOT_DONE] = range(TRUNCATED + 1 if rules.on_limit is not None else TRUNCATED)
             ranges[SLOT_PENDING] = range(1 << self.num_teams)
             ranges[SLOT_RETURN] = range(RETURN, nodes)
+            def allowed(kind: str) -> range:
+                if kind == "bool":
+                    return range(2)
+                if kind in sizes or kind.startswith("enum:"):
+                    return range(-1, sizes.get(kind) or len(rules.enums.get(kind[5:], ())))
+                return range(-(1 << 63), 1 << 63)
             for f in rules.fields:
-                if f.type == "bool":
-                    allowed = range(2)
-                elif f.type in sizes or f.type.startswith("enum:"):
-                    count = sizes.get(f.type) or len(rules.enums.get(f.type[5:], ()))
-                    allowed = range(-1, count)
-                else:
-                    allowed = range(-(1 << 63), 1 << 63)
-                ranges[f.base:f.base + f.size] = [allowed] * f.size
+                ranges[f.base:f.base + f.size] = [allowed(f.type)] * f.size
                 if f.reveal_slot is not None:
                     ranges[f.reveal_slot] = range(2)
+            for f in rules.frame:
+                ranges[f.slot] = allowed(f.type)
             self._ranges = ranges
         return self._ranges
 
@@ -227,7 +229,7 @@ class Game:
             if allowed is not None and value not in allowed:
                 return (f"{self._slot_name(slot)} (slot {slot}) holds {value}, outside "
                         f"{allowed.start}..{allowed.stop - 1}")
-        return None
+        return self._frame_problem(values)
 
     def _slot_name(self, slot: int) -> str:
         """What slot ``slot`` holds, in words (for error messages)."""
@@ -240,7 +242,25 @@ class Game:
                 return f.name if f.of is None else f"{f.name} of {self.display(f.of, slot - f.base)}"
             if slot == f.reveal_slot:
                 return f"the revealed flag of {f.name}"
+        for f in self.rules.frame:
+            if f.slot == slot:
+                return f"the action frame's {f.name}"
         return f"slot {slot}"
+
+    def _frame_problem(self, values) -> str | None:
+        """Why the action frame of ``values`` does not fit its flow position, or None: a slot
+        holds a value exactly while the state stands in the then-steps of an action binding
+        it (an entity parameter is then never none), and is cleared elsewhere."""
+        if values[SLOT_DONE]:
+            return None
+        pc = values[SLOT_PC]
+        for f, (slot, empty) in zip(self.rules.frame, self._frame_empty):
+            if pc not in f.nodes and values[slot] != empty:
+                return (f"{self._slot_name(slot)} (slot {slot}) holds {values[slot]} outside the "
+                        "then-steps of the actions that set it")
+            if pc in f.nodes and empty == -1 and values[slot] == -1:
+                return f"{self._slot_name(slot)} (slot {slot}) holds none inside the then-steps that read it"
+        return None
 
 
 class State:
@@ -486,12 +506,22 @@ class State:
                     s[SLOT_RETURN] = node.next
                     s[SLOT_PC] = definition.subflow
                 else:
-                    s[SLOT_PC] = s[SLOT_RETURN] if node.next == RETURN else node.next
+                    s[SLOT_PC] = self._follow(node.next)
             else:
                 self._jump(self._past(node) if result == STOP else result, node.next, node)
         if rules.triggers is not None:
             self._triggers(events)
         self._advance(events, phase)
+
+    def _follow(self, target: int) -> int:
+        """The node the flow goes to next: ``target``, or for RETURN (an action's chain of
+        then-steps has ended) the node it returns to, with the action frame cleared."""
+        if target != RETURN:
+            return target
+        s = self.s
+        for slot, empty in self.game._frame_empty:
+            s[slot] = empty
+        return s[SLOT_RETURN]
 
     def _past(self, node) -> int:
         """The node after ``node``, skipping the repetition step of a repeated choice."""
@@ -505,7 +535,7 @@ class State:
     def _jump(self, result, default_next, node) -> None:
         s = self.s
         if result is None:
-            s[SLOT_PC] = s[SLOT_RETURN] if default_next == RETURN else default_next
+            s[SLOT_PC] = self._follow(default_next)
         elif result >= 0:
             s[SLOT_PC] = result
         elif result == FINISH:
@@ -539,7 +569,7 @@ class State:
             node = nodes[s[SLOT_PC]]
             if node.guard is not None and not (node.kind == "secret" and s[SLOT_PENDING]) \
                     and not node.guard(s):
-                s[SLOT_PC] = s[SLOT_RETURN] if node.skip == RETURN else node.skip
+                s[SLOT_PC] = self._follow(node.skip)
                 continue
             if events is not None and node.phase != phase and not node.in_action:
                 events.append(("phase", node.rule, {"phase": node.phase}))
@@ -548,7 +578,7 @@ class State:
             if kind == "do":
                 result = node.run(s, events)
                 if result is None:
-                    s[SLOT_PC] = s[SLOT_RETURN] if node.next == RETURN else node.next
+                    s[SLOT_PC] = self._follow(node.next)
                 else:
                     self._jump(result, node.next, node)
                 if triggers is not None:
@@ -736,6 +766,11 @@ def as_action_id(value) -> int:
         except TypeError:
             pass
     raise IllegalActionError(f"an action is an int id, not {_described(value)}")
+
+
+def _empty(kind: str) -> int:
+    """The value of a cleared slot of type ``kind``: none for an entity, else 0."""
+    return 0 if kind in ("int", "bool") else -1
 
 
 def _described(value) -> str:

@@ -68,6 +68,20 @@ class FieldDef:
     derived: bool = False      # kept equal to its formula by the rules (RuleTables.upkeep)
 
 
+class FrameDef(NamedTuple):
+    """A slot of the action frame: the value of parameter ``name`` (or ``actor``, the acting
+    team) of ``type``, stored when one of the actions that bind it is taken and read by its
+    then-steps and the follow-up actions they offer. It holds a value while the state stands at
+    one of ``nodes`` (those actions' then-steps) and is cleared (none, or 0) when the chain
+    returns to the choice that offered the action; it is no spec field, so text views and
+    adapters do not name it."""
+
+    name: str
+    type: str
+    slot: int
+    nodes: tuple
+
+
 @dataclass(frozen=True)
 class DieDef:
     """A die: its distinct ``outcomes`` (values) with exact ``probabilities`` summing to 1."""
@@ -210,3 +224,4 @@ class RuleTables:
     on_limit: Callable | None = None
     limit_source: str = ""
     upkeep: tuple = ()         # keep(s, ev) per derived field, inputs first: recompute it from its formula
+    frame: tuple = ()          # FrameDef: the slots keeping an action's parameters for its then-steps

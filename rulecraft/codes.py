@@ -116,6 +116,9 @@ CODES = {
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",
     "RC360": "a direction function (`step`, `ray`, `direction`) on a board that is not a grid",
+    "RC370": "a name that would hide a parameter an action's then-steps or follow-up actions take from it "
+             "(a follow-up's own parameter, a `let` or a loop variable)",
+    "RC371": "a follow-up action reading a parameter that not every action offering it has with one type",
     "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
              "or `call:` that names no phase of `phases:`",
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",

@@ -113,6 +113,13 @@ CASES = [
     ("rc351_unknown_die", "RC351", 8, 33, "unknown die 'd7'", "declare it under dice:"),
     ("rc352_unknown_action", "RC352", 4, 35, "unknown action 'og'", "declare it under actions:"),
     ("rc353_choose_without_chooser", "RC353", 4, 5, "choose: needs by: naming the team that chooses", None),
+    ("rc370_follow_up_parameter", "RC370", 15, 7, "the parameter 'to' has the name of a parameter of 'go', "
+     "which offers this action: that one is already in scope here",
+     "call it, say, 'to_here' (the notation writes it as {to_here})"),
+    ("rc370_let_hides_parameter", "RC370", 13, 18, "'to' is a parameter of the action that started this chain; "
+     "a new name cannot hide it", "call it, say, 'to_here'"),
+    ("rc371_offering_action_lacks", "RC371", 20, 21, "'to' is not a parameter of action 'wait', which also "
+     "offers this action", "give the actions that offer this one the same parameters, or read only those they share"),
     ("rc354_nested_then", "RC354", 9, 9, "action 'inner' has then: steps, so it cannot be chosen inside "
      "another action's then: steps", None),
     ("rc355_no_limits", "RC355", 2, 1, "limits: max_plies: is needed — a true upper bound on the plies of a "

@@ -3,7 +3,9 @@ and a notation.
 
 Each action owns a block of action ids: one per combination of its parameters' values, numbered
 by the runtime's mixed-radix encoding (:class:`rulecraft.runtime.tables.ActionDef`). Errors:
-RC346, RC347 (then:), RC348 (notation), RC349 (parameter type), the checker's.
+RC346, RC347 (then:), RC348 (notation), RC349 (parameter type), RC370 (a follow-up's parameter
+named like an inherited one, :mod:`frames`), RC372 (a reason's placeholders, :mod:`reasons`), the
+checker's.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import FlowReader
+from rulecraft.compiler.reasons import fill_reason
 from rulecraft.runtime.template import FieldTemplate
 
 
@@ -117,7 +120,9 @@ class ActionsReader(FlowReader):
                 if isinstance(entry, Mapping):
                     self.keys(entry, "a legality condition", ("if",), ("rule", "reason"))
                     text, rule = self.text(entry, "if", "legal"), str(entry.get("rule", action.rule))
-                    reason = str(entry.get("reason", entry["if"]))
+                    reason = str(entry["if"]) if "reason" not in entry else fill_reason(
+                        self.text(entry, "reason", "a legality condition"),
+                        lambda formula: self.fixed_formula(formula, "a placeholder of a reason"))
                 else:
                     text = entry if isinstance(entry, Text) else self.text(spec, "legal", "action")
                     rule, reason = action.rule, str(entry)

@@ -44,7 +44,7 @@ class Sizes(Shapes):
             return None
         text = word if isinstance(word, Text) else Text(word, position)
         cut = text.index("..")
-        low, high = (self.fixed_formula(_part(text, start, end), "a range bound")
+        low, high = (self.fixed_formula(text_part(text, start, end), "a range bound")
                      for start, end in ((0, cut), (cut + 2, len(text))))
         if high < low:
             raise SpecError(f"a range goes from low to high, not {low}..{high}", position, code=code,
@@ -73,7 +73,7 @@ def compile_time_value(formula, env: dict, position: Position, what: str, code: 
                         hint="make the formula give a value for everything it is computed for") from None
 
 
-def _part(text: Text, start: int, end: int) -> Text:
+def text_part(text: Text, start: int, end: int) -> Text:
     """The substring ``text[start:end]`` keeping each character's position."""
     return Text(text[start:end], text.at(start),
                 offsets=lambda: [text.at(i) for i in range(start, end)])

@@ -119,6 +119,7 @@ CODES = {
     "RC370": "a name that would hide a parameter an action's then-steps or follow-up actions take from it "
              "(a follow-up's own parameter, a `let` or a loop variable)",
     "RC371": "a follow-up action reading a parameter that not every action offering it has with one type",
+    "RC372": "a legality condition's `reason:` with an unpaired brace, an empty `{}` placeholder, or too long",
     "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
              "or `call:` that names no phase of `phases:`",
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",

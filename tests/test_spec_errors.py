@@ -120,6 +120,8 @@ CASES = [
      "a new name cannot hide it", "call it, say, 'to_here'"),
     ("rc371_offering_action_lacks", "RC371", 20, 21, "'to' is not a parameter of action 'wait', which also "
      "offers this action", "give the actions that offer this one the same parameters, or read only those they share"),
+    ("rc372_reason_unclosed", "RC372", 13, 54, "this '{' opens a placeholder that is never closed",
+     "close it with '}', or write '{{' for a brace"),
     ("rc354_nested_then", "RC354", 9, 9, "action 'inner' has then: steps, so it cannot be chosen inside "
      "another action's then: steps", None),
     ("rc355_no_limits", "RC355", 2, 1, "limits: max_plies: is needed — a true upper bound on the plies of a "

@@ -37,8 +37,9 @@ class ActionsReader(FlowReader):
             for param_name, type_word in self.entries(params, f"params: of action '{name}'",
                                                       spec.value_at("params")):
                 self.identifier(param_name, params.where(param_name), "the parameter")
-                action.params.append(self._param(str(param_name), type_word, params.value_at(param_name)))
-                action.params[-1].position = params.where(param_name)
+                param = self._param(str(param_name), type_word, params.value_at(param_name))
+                param.position = params.where(param_name)
+                action.params.append(param)
             action.base = base
             base += action.size
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
@@ -82,10 +83,10 @@ class ActionsReader(FlowReader):
         of the ``phases``) reads their shared parameters (:mod:`frames`). RC370 for a parameter
         named like one of theirs."""
         spec = self._action_specs[action.name]
-        inherited = self.frames.inherited(offered_by, phases)
+        inherited = self.frames.inherited(offered_by)
         for param in action.params:
             if param.name in inherited:
-                offering = ", ".join(f"'{a}'" for a in offered_by if param.name in self.frames.inherited([a], []))
+                offering = ", ".join(f"'{a}'" for a in offered_by if param.name in self.frames.inherited([a]))
                 raise SpecError(f"the parameter '{param.name}' has the name of a parameter of {offering}, "
                                 "which offers this action: that one is already in scope here",
                                 param.position, code="RC370",

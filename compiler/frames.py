@@ -8,8 +8,9 @@ runtime clears the frame when the chain returns to the choice that offered the a
 (:class:`rulecraft.runtime.tables.FrameDef`).
 
 Only one chain runs at a time (an action with then-steps is never offered inside another's), so
-the frames of all actions share one region of slots, one slot per parameter name and type: a
-follow-up offered by several actions reads the same slot whichever of them started the chain.
+the frames of all actions share one region of slots after the spec's fields, one slot per
+parameter name and type, and only for the names the rules read: a follow-up offered by several
+actions reads the same slot whichever of them started the chain.
 Errors: RC370 (a name that would hide an inherited parameter), RC371 (a name some offering
 action lacks, found when the formula reads it).
 """
@@ -79,9 +80,9 @@ class Frames:
         return Scope({name: _read(slot) for name, slot in bound.items()},
                      inherited=dict.fromkeys(bound))
 
-    def inherited(self, offered_by: list, phases: list) -> set:
-        """The parameter names a follow-up action offered by the actions ``offered_by`` (and
-        by the choices of the ``phases``, which have no frame) takes from them."""
+    def inherited(self, offered_by: list) -> set:
+        """The parameter names a follow-up action offered by the actions ``offered_by`` takes
+        from them (whether or not it may read them)."""
         return {name for action in offered_by for name in self._bound.get(action, {}) if name != ACTOR}
 
     def follow_up_scope(self, names: dict, offered_by: list, phases: list) -> Scope:
@@ -91,7 +92,7 @@ class Frames:
         when a formula reads it."""
         scope = dict(names)
         inherited: dict = {}
-        for name in sorted(self.inherited(offered_by, phases)):
+        for name in sorted(self.inherited(offered_by)):
             slots = {self._bound[a][name] for a in offered_by if name in self._bound[a]}
             lacking = [f"action '{a}'" for a in offered_by if name not in self._bound[a]]
             lacking += [f"the choice of phase '{phase}'" for phase in phases]

@@ -11,6 +11,8 @@ import pytest
 from helpers import assert_same_state, json_round_trip, load_game, spec_folder
 from rulecraft.compiler import load_rules
 from rulecraft.errors import LogError, SpecError
+from rulecraft.runtime.logs import read_log, replay, write_log
+from rulecraft.runtime.match import Match
 
 # aim picks a start square and a reach; its then-steps mark the start with the reach and offer
 # land, whose from: list, legality and effect read both
@@ -95,6 +97,17 @@ def test_the_frame_survives_a_saved_state_and_a_pickle_in_the_middle_of_the_chai
         assert_same_state(copy, state, "mid-chain copy")
         assert offered(copy) == ["land on A1", "land on C1", "land on D1"]
         assert marks(played(copy, "land on D1")) == marks(played(state.clone(), "land on D1")) == [0, 2, 0, 12, 0]
+
+
+def test_a_log_cut_in_the_middle_of_the_chain_replays_to_the_same_state(hop, tmp_path):
+    match = Match(hop, seed=3)
+    for notation in ("aim from B1 by 2", "land on D1", "aim from E1 by 1"):
+        match.apply(next(a for a in match.state.legal_actions() if match.state.action_notation(a) == notation))
+    write_log(match, str(tmp_path / "hop.log"))
+    replayed = replay(hop, read_log(str(tmp_path / "hop.log")))
+    assert not replayed.closed and replayed.replayed == 3
+    assert_same_state(replayed.match.state, match.state, "replayed mid-chain")
+    assert offered(replayed.match.state) == ["land on D1"]
 
 
 def test_a_saved_state_whose_frame_does_not_fit_its_flow_position_is_refused(hop):

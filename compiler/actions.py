@@ -123,7 +123,7 @@ class ActionsReader(FlowReader):
                     text, rule = self.text(entry, "if", "legal"), str(entry.get("rule", action.rule))
                     reason = str(entry["if"]) if "reason" not in entry else fill_reason(
                         self.text(entry, "reason", "a legality condition"),
-                        lambda formula: self.fixed_formula(formula, "a placeholder of a reason"))
+                        lambda formula: self.fixed_formula(formula, "reason's placeholder"))
                 else:
                     text = entry if isinstance(entry, Text) else self.text(spec, "legal", "action")
                     rule, reason = action.rule, str(entry)

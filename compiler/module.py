@@ -289,7 +289,8 @@ class _Module:
                        const(f.size), const(f.visible), const(f.reveal_slot), const(f.show), const(f.derived))
                   for f in game.fields]
         frame = [call("FrameDef", const(parameter_name(f)), const(_type_word(f.type)), name(slot_name(f)),
-                      literal(tuple(n.index for n in game.nodes if n.owner_action in f.frame)))
+                      literal(tuple(n.index for n in game.nodes if n.owner_action in f.frame)),
+                      *map(const, _frame_bounds(game, f)))
                  for f in game.frame]
         dice = ast.Dict([const(n) for n in game.dice],
                         [call("DieDef", const(n), const(_type_word(d.type)), literal(d.outcomes),
@@ -342,6 +343,16 @@ class _Module:
         return call("ActionDef", const(action.name), const(action.rule), const(action.base), params,
                     const(action.notation), name(f"gen_{action.name}"), name(f"why_not_{action.name}"),
                     name(f"do_{action.name}"), const(action.subflow))
+
+
+def _frame_bounds(game: ir.GameIR, slot: ir.FieldIR) -> tuple:
+    """``(low, high)``: the values a whole-number frame slot holds in a chain, over the ranges of
+    the parameters it keeps; ``(0, 0)`` for any other type."""
+    if slot.type != T.INT:
+        return 0, 0
+    ranges = [(p.offset, p.offset + p.size - 1) for a in game.actions if a.name in slot.frame
+              for p in a.params if p.name == parameter_name(slot)]
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
 
 
 def piece_labels(game: ir.GameIR) -> list:

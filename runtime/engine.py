@@ -260,6 +260,9 @@ class Game:
                         "then-steps of the actions that set it")
             if pc in f.nodes and empty == -1 and values[slot] == -1:
                 return f"{self._slot_name(slot)} (slot {slot}) holds none inside the then-steps that read it"
+            if pc in f.nodes and f.type == "int" and not f.low <= values[slot] <= f.high:
+                return (f"{self._slot_name(slot)} (slot {slot}) holds {values[slot]}, outside the "
+                        f"parameter's range {f.low}..{f.high}")
         return None
 
 

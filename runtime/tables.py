@@ -74,12 +74,14 @@ class FrameDef(NamedTuple):
     then-steps and the follow-up actions they offer. It holds a value while the state stands at
     one of ``nodes`` (those actions' then-steps) and is cleared (none, or 0) when the chain
     returns to the choice that offered the action; it is no spec field, so text views and
-    adapters do not name it."""
+    adapters do not name it. A whole-number parameter then lies in ``low..high`` (its ranges)."""
 
     name: str
     type: str
     slot: int
     nodes: tuple
+    low: int = 0
+    high: int = 0
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,10 @@ def test_a_saved_state_whose_frame_does_not_fit_its_flow_position_is_refused(hop
     inside["state"][frame["start"]] = 99                       # no space of the board
     with pytest.raises(LogError, match="frame's start .* outside -1..4"):
         hop.state_from_json(inside)
+    inside["state"][frame["start"]] = 1
+    inside["state"][frame["reach"]] = 3                        # reach is 1..2
+    with pytest.raises(LogError, match="frame's reach .* holds 3, outside the parameter's range 1..2"):
+        hop.state_from_json(inside)
 
 
 def _refusal(tmp_path, text: str) -> SpecError:

@@ -8,9 +8,8 @@
 * Any other board: its spaces in rows, joined by their adjacency.
 
 Areas are outlined over their spaces. Every space is ``<g class="rc-space" data-space="NAME">``
-holding a ``<rect>``, which is what the example player (``assets/player.js``) lays pieces into;
-pieces themselves are placed by the player, so one layout serves the board page and the
-examples. All text is escaped.
+holding a ``<rect>``, which is what pieces are laid into (:mod:`rulecraft.site.position`), so
+one layout serves the board page and the examples. All text is escaped.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from html import escape
 import math
 
 ZONE_WIDTH, BAND_HEIGHT, SQUARE, MARGIN = 150, 62, 56, 24
+EMPTY_LAYERS = '<g class="rc-markers"></g><g class="rc-pieces"></g>'
 
 
 @dataclass(frozen=True)
@@ -57,19 +57,23 @@ def space_boxes(ir) -> dict[str, Box]:
                       SQUARE, SQUARE) for i, name in enumerate(ir.board.spaces)}
 
 
-def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> str:
+def board_svg(ir, areas: dict, *, label: str | None, area_names=None, end_names=(),
+              layers: str = EMPTY_LAYERS) -> str:
     """The board as an inline SVG element.
 
     ``areas`` maps area names to space indices; ``area_names`` gives each area's label in the
     page's language; ``end_names`` labels the two ends (bottom, top) of a zone board. ``label`` is
-    the SVG's accessible name.
+    the SVG's accessible name; None hides the drawing from screen readers, for a page that tells
+    the position in text beside it. ``layers`` are the markers and pieces drawn on top
+    (:func:`rulecraft.site.position.layers_svg`).
     """
     boxes = space_boxes(ir)
     width = max(b.x + b.width for b in boxes.values()) + MARGIN if boxes else 2 * MARGIN
     height = max(b.y + b.height for b in boxes.values()) + MARGIN if boxes else 2 * MARGIN
     kind = board_kind(ir)
+    access = 'aria-hidden="true"' if label is None else f'role="img" aria-label="{escape(label)}"'
     parts = [f'<svg class="rc-board rc-board-{kind}" viewBox="0 0 {width:g} {height:g}" '
-             f'role="img" aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">']
+             f'{access} xmlns="http://www.w3.org/2000/svg">']
     if kind == "grid":
         parts.append(_grid_background(ir))
     if kind == "graph":
@@ -94,7 +98,7 @@ def board_svg(ir, areas: dict, *, label: str, area_names=None, end_names=()) -> 
             parts.append(f'<rect x="{box.x + 3:g}" y="{box.y + 3:g}" width="{box.width - 6:g}" '
                          f'height="{box.height - 6:g}"/>')
         parts.append('</g>')
-    parts.append('<g class="rc-markers"></g><g class="rc-pieces"></g></svg>')
+    parts.append(layers + '</svg>')
     return "".join(parts)
 
 

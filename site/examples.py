@@ -4,11 +4,11 @@
 expectations are asserted while the site is built (a failing scenario fails the build).
 :func:`player_data` turns the frames into the data the browser player shows, in one language:
 where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
-(a ball carrier), the pieces each shown per-piece field flags (knocked down), the dice rolled, the
-step's events narrated by :class:`rulecraft.site.narration.Narration` (the same lines as
-``rulecraft play --lang``), the legal options of the next
-decision (and the spaces and pieces they name, to highlight), the option taken next, and the
-actions the scenario shows being refused with the rule that refuses them.
+(a ball carrier, ``holders``), the pieces each shown per-piece field flags (knocked down), the
+dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
+lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
+pieces they name, to highlight), the option taken next, and the actions the scenario shows being
+refused with the rule that refuses them.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
         data["frames"].append({
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
+            "holders": [state.s[f.base] if f.type == "piece" else -1 for f in markers],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
             "phase": narration.phase_title(phases[state.phase()[0]]),
             "actor": _actor(state, names),

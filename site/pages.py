@@ -16,9 +16,10 @@ from urllib.parse import quote
 
 import jinja2
 
-from rulecraft.site.board import board_svg
+from rulecraft.site.board import EMPTY_LAYERS, board_svg, space_boxes
 from rulecraft.site.context import Namespace, namespace_items, table_markdown, term_label, upfirst
 from rulecraft.site.examples import PLAY_TEMPLATES, player_data
+from rulecraft.site.position import layers_svg, stage
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
 from rulecraft.site.templating import Renderer, escape_value, markdown_join
@@ -155,19 +156,20 @@ class GamePages:
         for index, space in enumerate(ir.board.spaces):
             rows.append([space, ", ".join(ir.board.spaces[n] for n in ir.board.neighbors[index])]
                         + [str(ir.board.attributes[a][1][index]) for a in attributes])
-        svg = board_svg(ir, areas, label=plain_text(self.page("board")["title"]),
-                        area_names={a: self.word(a) for a in areas},
-                        end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else ())
-        start = {"pieces": [], "frames": []}
         at = start_positions(self.book)
+        start = None
         if any(space >= 0 for space in at):
-            start = {"pieces": Names(self.book, self.language, self.book.game()).pieces(),
-                     "spaces": list(ir.board.spaces), "markers": [],
-                     "frames": [{"at": at, "markers": []}]}
+            start = stage({"pieces": Names(self.book, self.language, self.book.game()).pieces(),
+                           "spaces": list(ir.board.spaces), "markers": [], "flags": [],
+                           "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(ir), self.labels)
+        svg = board_svg(ir, areas, label=None if start else plain_text(self.page("board")["title"]),
+                        area_names={a: self.word(a) for a in areas},
+                        end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else (),
+                        layers=layers_svg(start, start["frames"][0]) if start else EMPTY_LAYERS)
         return self._render("board.md.j2", "board", svg=Safe(svg), rows=rows,
                             headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
                             areas=[(self.word(a), [ir.board.spaces[i] for i in members]) for a, members in areas.items()],
-                            start=start)
+                            position=start["frames"][0]["position"] if start else None)
 
     def _sequence(self, section: str) -> list[dict]:
         """The phases of ``setup`` or ``turn`` in order, each rule's summary at its first phase."""
@@ -238,15 +240,16 @@ class GamePages:
         examples = []
         for scenario in self.book.scenarios:
             ir = self.book.ir(scenario.options)
-            data = player_data(self.book, scenario, self.frames[scenario.id], self.language)
+            data = stage(player_data(self.book, scenario, self.frames[scenario.id], self.language),
+                         space_boxes(ir), self.labels)
             self.example_data[scenario.id] = data
             examples.append({"id": scenario.id, "rule": scenario.rule,
                              "section": self.book.rule_section(scenario.rule),
                              "title": self.text("examples", scenario.id, "title"),
-                             "svg": Safe(board_svg(ir, self.book.areas(scenario.options),
-                                                   label=plain_text(self.text("examples", scenario.id, "title")),
+                             "svg": Safe(board_svg(ir, self.book.areas(scenario.options), label=None,
                                                    end_names=[self.word(t) for t in ir.teams]
-                                                   if len(ir.teams) == 2 else ())),
+                                                   if len(ir.teams) == 2 else (),
+                                                   layers=layers_svg(data, data["frames"][0]))),
                              "data": data})
         return self._render("examples.md.j2", "examples", examples=examples)
 

@@ -211,12 +211,14 @@ def test_grid_board_facts_define_constants_and_space_tables_reach_the_texts():
 def test_the_board_page_shows_the_line_up_a_decision_free_setup_makes():
     book = Book(BALL, ("en",))
     markdown = GamePages(book, "en").render("board")
-    start = re.search(r'data-rc-board="([^"]*)"', markdown).group(1)
-    assert "ATK X5" in start.replace("&quot;", '"')
+    drawn = re.findall(r'<g class="rc-piece [^"]*" data-piece="\d+" data-space="(\w+)"[^>]*>.*?<title>([^<]*)</title>',
+                       markdown)
+    assert ("11F", "DEF O6") in drawn and len(drawn) == len(book.ir().pieces)
+    assert "<li>7F: ATK X5</li>" in markdown          # the line-up as text, for screen readers
     assert markdown.count('class="rc-space ') == 110 and 'data-area="def_goal_area"' in markdown
     # taktinen's formations are chosen in play: its board page still shows no pieces
     taktinen = GamePages(Book(GAME, ("en",)), "en").render("board")
-    assert "&quot;pieces&quot;: []" in taktinen
+    assert 'class="rc-piece ' not in taktinen and 'class="rc-position"' not in taktinen
 
 
 def test_examples_mark_the_carrier_and_flag_knocked_down_pieces():

@@ -247,3 +247,164 @@ def test_every_highlighted_space_stands_out_from_its_plain_rendering(browser, si
     context.close()
     assert count > 0
     assert not weak, weak[:5]
+
+
+# --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get
+
+ACCESS_LANGUAGES = ("en", "ru")       # languages whose players a screen reader's view is checked in
+AXE_PAGES = ("board.md", "examples.md", "quick-reference.md")
+
+
+def _told(lines: list[str]) -> dict[str, list[str]]:
+    """The position list read back: space (or the off-board heading) → the names on it, without
+    what is said of each piece in brackets."""
+    told = {}
+    for line in lines:
+        space, _, rest = line.partition(": ")
+        told[space] = re.sub(r" \([^)]*\)", "", rest).split(", ")
+    return told
+
+
+@pytest.mark.parametrize("language", ACCESS_LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_screen_reader_gets_the_position_as_text_at_every_step(page, site, game, language):
+    """The board drawing is hidden from screen readers; beside it a list tells, space by space,
+    the pieces the runtime puts there (and the free ball), and it follows every step."""
+    folder = site["root"] / "rulespecs" / game
+    page.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = page.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    for index, scenario in enumerate(load_scenarios(folder)[:3]):
+        runtime = Game(load_rules(folder / "game.yaml", scenario.options))
+        at = runtime.field("at")
+        player = players.nth(index)
+        assert player.get_by_role("img").count() == 0
+        names, markers = player.evaluate(
+            "root => [root.rcPlayer.data.pieces.map(p => p.name), root.rcPlayer.data.markers.map(m => m.label)]")
+        frames = run_scenario(runtime, scenario)
+        for number, frame in enumerate(frames):
+            sync_api.expect(player).to_have_attribute("data-frame", str(number))
+            told = _told(player.locator(".rc-position").get_by_role("listitem").all_text_contents())
+            where = frame.state.s[at.base:at.base + at.size]
+            for space in {s for s in where if s >= 0}:
+                expected = {names[p] for p, s in enumerate(where) if s == space}
+                said = set(told.pop(runtime.rules.spaces[space], []))
+                assert expected <= said and said - expected <= set(markers), (scenario.id, number, space, said)
+            rest = [name for name in sum(told.values(), []) if name not in markers]   # the off-board line
+            assert sorted(rest) == sorted(names[p] for p, s in enumerate(where) if s < 0), (scenario.id, number)
+            if number + 1 < len(frames):
+                player.locator(".rc-next-step").click()
+    assert not page.problems, page.problems
+
+
+def test_the_narration_is_announced_and_the_text_says_who_is_down_and_has_the_ball(page, site):
+    """BALL-5-fumble, step 2: the live region holds the step's narration, and the position text
+    names the knocked-down piece and the new ball carrier, as the runtime's fields say."""
+    page.goto(_url(site["base"], "en", "ball/examples.md"))
+    player = page.locator("h2[id='BALL-5-fumble'] ~ .rc-player").first
+    live = player.locator("[aria-live=polite]")
+    player.locator(".rc-next-step").click()
+    sync_api.expect(live).to_contain_text("ATK X5 is knocked down on 8G")
+    sync_api.expect(live).to_contain_text("forced fumble: DEF X3 takes the ball from ATK X5")
+    lines = player.locator(".rc-position").get_by_role("listitem").all_text_contents()
+    assert "8G: ATK X5 (knocked down)" in lines
+    assert any(line.endswith("DEF X3 (no new action this turn, ball carrier)") for line in lines), lines
+
+
+def test_space_and_enter_on_a_focused_button_press_only_that_button(page, site):
+    """Space on a focused Next steps once and starts no autoplay; Enter steps too; Space on Play
+    plays; the player's own shortcuts still work when the player itself has the focus."""
+    page.goto(_url(site["base"], "en", "taktinen/examples.md"))
+    player = page.locator(".rc-player[data-rc-ready]").last
+    player.locator(".rc-next-step").focus()
+    page.keyboard.press(" ")
+    sync_api.expect(player).to_have_attribute("data-frame", "1")
+    page.keyboard.press("Enter")
+    sync_api.expect(player).to_have_attribute("data-frame", "2")
+    page.wait_for_timeout(2500)                  # longer than a played step
+    assert player.get_attribute("data-frame") == "2"
+    assert player.locator(".rc-play").get_attribute("aria-label") == "Play"
+    player.locator(".rc-play").focus()
+    page.keyboard.press(" ")
+    sync_api.expect(player).to_have_attribute("data-frame", "3", timeout=5000)
+    assert player.locator(".rc-play").get_attribute("aria-label") == "Pause"
+    page.keyboard.press("Enter")
+    assert player.locator(".rc-play").get_attribute("aria-label") == "Play"
+
+
+def test_with_reduced_motion_playing_does_not_start(browser, site):
+    """With the system's reduced-motion setting, Play and Space leave the player on its step, the
+    Play button says why, and pieces move without a transition."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    tab = context.new_page()
+    tab.goto(_url(site["base"], "en", "taktinen/examples.md"))
+    player = tab.locator(".rc-player[data-rc-ready]").last
+    play = player.locator(".rc-play")
+    play.click(force=True)                       # a click on the greyed-out button
+    play.press("Enter")
+    player.focus()
+    tab.keyboard.press(" ")
+    tab.wait_for_timeout(2500)                   # longer than a played step
+    assert player.get_attribute("data-frame") == "0"
+    assert play.get_attribute("aria-label") == "Autoplay is off: your device asks for reduced motion"
+    assert play.get_attribute("aria-disabled") == "true"
+    assert player.locator("g.rc-piece").first.evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
+    context.close()
+
+
+@pytest.mark.parametrize("language", ACCESS_LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_without_javascript_each_example_shows_its_first_position(browser, site, game, language):
+    """JavaScript off: every example's board has its pieces drawn inside the squares the runtime
+    puts them on before the first step, and the position list is there."""
+    folder = site["root"] / "rulespecs" / game
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    tab = context.new_page()
+    tab.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = tab.locator(".rc-player")
+    scenarios = load_scenarios(folder)
+    assert players.count() == len(scenarios)
+    for index, scenario in enumerate(scenarios):
+        runtime = Game(load_rules(folder / "game.yaml", scenario.options))
+        at = runtime.field("at")
+        where = run_scenario(runtime, scenario)[0].state.s[at.base:at.base + at.size]
+        player = players.nth(index)
+        pieces = player.locator("g.rc-piece")
+        assert pieces.count() == len(where)
+        shown = pieces.evaluate_all("els => els.map(e => getComputedStyle(e).display === 'none' ? '' : e.dataset.space)")
+        assert shown == [runtime.rules.spaces[s] if s >= 0 else "" for s in where], scenario.id
+        on_board = [p for p, s in enumerate(where) if s >= 0]
+        if on_board and index < 3:        # geometry of a few: a piece is drawn inside its square
+            piece = pieces.nth(on_board[0]).bounding_box()
+            square = player.locator(f"g.rc-space[data-space='{runtime.rules.spaces[where[on_board[0]]]}'] rect")
+            box = square.bounding_box()
+            assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"] + 1
+            assert box["y"] <= piece["y"] and piece["y"] + piece["height"] <= box["y"] + box["height"] + 1
+        assert player.locator(".rc-position li").count() > 0
+    context.close()
+
+
+def _axe_cases():
+    """Every (game, page, language): each game's page types in one language each by default,
+    rotating through the languages; the other languages in the slow set."""
+    cases = []
+    for number, (game, page) in enumerate((g, p) for g in GAMES for p in AXE_PAGES):
+        for language in LANGUAGES:
+            sampled = language == LANGUAGES[number % len(LANGUAGES)]
+            cases.append(pytest.param(game, page, language, marks=() if sampled else pytest.mark.slow))
+    return cases
+
+
+@pytest.mark.parametrize("game, name, language", _axe_cases())
+def test_axe_finds_no_serious_or_critical_violation(page, site, game, name, language):
+    """axe-core on the page as a reader first meets it (players initialised)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    page.goto(_url(site["base"], language, f"{game}/{name}"))
+    page.wait_for_load_state("networkidle")
+    if name == "examples.md":
+        page.locator(".rc-player[data-rc-ready]").first.wait_for()
+    response = axe.run(page).response
+    found = [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["target"]) for v in response["violations"]
+             if v["impact"] in ("serious", "critical")]
+    assert not found, found
+    assert not page.problems, page.problems

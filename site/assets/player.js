@@ -2,9 +2,11 @@
  *
  * Every `.rc-player` holds its frames as JSON in `data-rc-player` (Material's instant navigation
  * re-creates <script> tags, so data lives in attributes) and an SVG board whose spaces are
- * `g.rc-space[data-space]`. Pieces are laid out inside their space's rectangle; legal options of
- * the next decision are highlighted. Controls: buttons, or ← → (step), space (play/pause) and
- * Esc (back to the start) while the player has the focus.
+ * `g.rc-space[data-space]`. The page draws the pieces and markers where the first frame puts them
+ * (so it shows without JavaScript); every frame carries their places, computed at build time, and
+ * the position as text for screen readers. Legal options of the next decision are highlighted.
+ * Controls: buttons, or ← → (step), space (play/pause) and Esc (back to the start) while the
+ * player itself has the focus. Playing does not start when the system asks for reduced motion.
  *
  * Also makes Material's language selector lead to the same page in the other language, and keeps
  * it right under instant navigation (which replaces the page but not the header, so the links
@@ -14,91 +16,59 @@
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
   var PLAY_DELAY = 1800;
+  var REDUCED_MOTION = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
-  function element(tag, attributes, parent) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
-    if (parent) parent.appendChild(node);
-    return node;
+  function reducedMotion() {
+    return Boolean(REDUCED_MOTION && REDUCED_MOTION.matches);
   }
 
-  function spaceRects(svg) {
-    var rects = {};
-    svg.querySelectorAll("g.rc-space[data-space]").forEach(function (group) {
-      var rect = group.querySelector("rect");
-      rects[group.getAttribute("data-space")] = {
-        group: group,
-        x: +rect.getAttribute("x"), y: +rect.getAttribute("y"),
-        width: +rect.getAttribute("width"), height: +rect.getAttribute("height")
-      };
-    });
-    return rects;
-  }
-
-  /* Board: pieces, markers and highlights for one frame. */
+  /* Board: moves the pieces and markers the page drew for the first frame, and highlights. */
   function Board(svg, data) {
     this.svg = svg;
     this.data = data;
-    this.rects = spaceRects(svg);
-    this.layer = svg.querySelector("g.rc-pieces");
-    this.markerLayer = svg.querySelector("g.rc-markers");
-    this.pieces = (data.pieces || []).map(function (piece, index) {
-      var group = element("g", {
-        "class": "rc-piece rc-team-" + piece.team + " rc-kind-" + piece.kind,
-        "data-piece": String(index), "data-space": ""
-      }, this.layer);
-      element("circle", {r: "10"}, group);
-      var mark = element("text", {"class": "rc-piece-mark", "text-anchor": "middle", dy: "0.35em"}, group);
-      mark.textContent = piece.mark;
-      element("title", {}, group).textContent = piece.name;
-      return group;
+    this.rects = {};
+    svg.querySelectorAll("g.rc-space[data-space]").forEach(function (group) {
+      this.rects[group.getAttribute("data-space")] = {group: group};
     }, this);
-    this.markers = (data.markers || []).map(function (marker) {
-      var group = element("g", {"class": "rc-marker rc-marker-" + marker.field, "data-marker": marker.field},
-        this.markerLayer);
-      element("circle", {r: "9"}, group);
-      element("title", {}, group).textContent = marker.label;
-      return group;
-    }, this);
+    this.pieces = Array.prototype.slice.call(svg.querySelectorAll("g.rc-pieces > g.rc-piece"));
+    this.markers = Array.prototype.slice.call(svg.querySelectorAll("g.rc-markers > g.rc-marker"));
   }
 
   Board.prototype.spaceName = function (index) {
     return index >= 0 ? this.data.spaces[index] : null;
   };
 
+  /* Puts an element at a place computed at build time ([x, y, …]), or hides it (no place). */
+  function place(group, name, spot) {
+    group.setAttribute("data-space", name || "");
+    group.style.display = spot ? "" : "none";
+    if (spot) group.setAttribute("transform", "translate(" + spot[0] + "," + spot[1] + ")");
+  }
+
   Board.prototype.show = function (frame) {
-    var self = this;
-    var bySpace = {};
     frame.at.forEach(function (space, piece) {
-      var name = self.spaceName(space);
-      var group = self.pieces[piece];
-      group.setAttribute("data-space", name || "");
-      group.style.display = name ? "" : "none";
-      if (name) (bySpace[name] = bySpace[name] || []).push(piece);
-    });
-    Object.keys(bySpace).forEach(function (name) { self.layout(name, bySpace[name]); });
-    (frame.markers || []).forEach(function (space, index) {
-      var name = self.spaceName(space);
-      var marker = self.markers[index];
-      marker.setAttribute("data-space", name || "");
-      marker.style.display = name ? "" : "none";
-      Object.keys(self.rects).forEach(function (key) {
-        self.rects[key].group.classList.toggle("rc-has-" + self.data.markers[index].field, key === name);
-      });
-      if (name) {
-        var rect = self.rects[name];
-        marker.setAttribute("transform", "translate(" + (rect.x + rect.width - 12 - 20 * index) + "," +
-          (rect.y + 12) + ")");
+      var group = this.pieces[piece];
+      var spot = frame.places[piece];
+      place(group, this.spaceName(space), spot);
+      if (spot) {
+        group.querySelector("circle").setAttribute("r", String(spot[2]));
+        group.classList.toggle("rc-small", spot[3]);
       }
-    });
+    }, this);
+    (frame.markers || []).forEach(function (space, index) {
+      var name = this.spaceName(space);
+      place(this.markers[index], name, frame.spots[index]);
+      Object.keys(this.rects).forEach(function (key) {
+        this.rects[key].group.classList.toggle("rc-has-" + this.data.markers[index].field, key === name);
+      }, this);
+    }, this);
     this.flag(frame);
     this.highlight(frame);
   };
 
   /* Per-piece flags of the frame (knocked down, in a pile): a class per flag, and the flags'
-   * labels after the piece's name in its title. */
+   * labels after the piece's name in its title (as rulecraft.site.position.piece_label). */
   Board.prototype.flag = function (frame) {
     var flags = this.data.flags || [];
     this.pieces.forEach(function (group, index) {
@@ -111,29 +81,6 @@
       group.classList.toggle("rc-flagged", labels.length > 0);
       group.querySelector("title").textContent = this.data.pieces[index].name +
         (labels.length ? " (" + labels.join(", ") + ")" : "");
-    }, this);
-  };
-
-  Board.prototype.layout = function (name, pieces) {
-    var rect = this.rects[name];
-    var top = rect.y + 22, height = rect.height - 26, width = rect.width - 8;
-    var count = pieces.length;
-    var columns = Math.max(1, Math.ceil(Math.sqrt(count * width / Math.max(height, 1))));
-    while (Math.ceil(count / columns) * (width / columns) > height * 1.05 && columns < count) columns++;
-    var rows = Math.ceil(count / columns);
-    var cell = Math.min(width / columns, height / rows);
-    var radius = Math.max(4, Math.min(11, cell / 2 - 1));
-    pieces.sort(function (a, b) {
-      return (this.data.pieces[a].team - this.data.pieces[b].team) || (a - b);
-    }.bind(this));
-    pieces.forEach(function (piece, order) {
-      var column = order % columns, row = Math.floor(order / columns);
-      var x = rect.x + 4 + (column + 0.5) * (width / columns);
-      var y = top + (row + 0.5) * (height / rows);
-      var group = this.pieces[piece];
-      group.setAttribute("transform", "translate(" + x.toFixed(1) + "," + y.toFixed(1) + ")");
-      group.querySelector("circle").setAttribute("r", radius.toFixed(1));
-      group.classList.toggle("rc-small", radius < 8);
     }, this);
   };
 
@@ -171,10 +118,14 @@
     on(".rc-play", function () { this.toggle(); });
     root.setAttribute("tabindex", "0");
     root.addEventListener("keydown", function (event) { self.key(event); });
+    this.setPlaying(false);
     this.go(0);
   }
 
+  /* The player's shortcuts, while the player itself has the focus: on a focused button, Space and
+   * Enter press that button and nothing else. */
   Player.prototype.key = function (event) {
+    if (event.target !== this.root || event.altKey || event.ctrlKey || event.metaKey) return;
     var handled = true;
     if (event.key === "ArrowRight") { this.pause(); this.go(this.index + 1); }
     else if (event.key === "ArrowLeft") { this.pause(); this.go(this.index - 1); }
@@ -190,6 +141,7 @@
     var frame = frames[this.index];
     this.board.show(frame);
     this.panel(frame);
+    this.list(".rc-position ul", frame.position, function (node, line) { node.textContent = line; });
     this.root.setAttribute("data-frame", String(this.index));
     this.root.querySelector(".rc-step").textContent = String(this.index + 1);
   };
@@ -223,7 +175,11 @@
     this.list(".rc-dice", frame.dice, function (node, die) {
       node.className = "rc-die";
       node.title = labels.die + " " + die.die;
-      node.textContent = die.value;
+      var name = document.createElement("span");
+      name.className = "rc-sr-only";
+      name.textContent = labels.die + " " + die.die + ": ";
+      node.appendChild(name);
+      node.appendChild(document.createTextNode(die.value));
     });
     var events = frame.events.length ? frame.events : (this.index === 0 ? [labels.no_events] : []);
     this.list(".rc-events", events, function (node, line) {
@@ -244,8 +200,10 @@
     if (this.timer) this.pause(); else this.play();
   };
 
+  /* Plays the steps one after the other, unless the reader's system asks for reduced motion. */
   Player.prototype.play = function () {
     var self = this;
+    if (reducedMotion()) return;
     if (this.index >= this.data.frames.length - 1) this.go(0);
     this.setPlaying(true);
     this.timer = window.setInterval(function () {
@@ -262,7 +220,9 @@
 
   Player.prototype.setPlaying = function (playing) {
     var button = this.root.querySelector(".rc-play");
-    var label = button.getAttribute(playing ? "data-pause" : "data-play");
+    var reduced = reducedMotion();
+    var label = reduced ? this.labels.play_reduced : button.getAttribute(playing ? "data-pause" : "data-play");
+    button.setAttribute("aria-disabled", String(reduced));
     button.setAttribute("aria-label", label);
     button.title = label;
     this.root.classList.toggle("rc-playing", playing);
@@ -273,12 +233,24 @@
       root.setAttribute("data-rc-ready", "");
       root.rcPlayer = new Player(root);
     });
-    document.querySelectorAll(".rc-board-frame[data-rc-board]:not([data-rc-ready])").forEach(function (root) {
-      root.setAttribute("data-rc-ready", "");
-      var data = JSON.parse(root.getAttribute("data-rc-board"));
-      if (data.frames.length) new Board(root.querySelector("svg.rc-board"), data).show(data.frames[0]);
-    });
+    nameSearchDialog();
     refreshLanguageLinks();
+  }
+
+  /* Material's search is a dialog without a name: it takes the name of its search field. */
+  function nameSearchDialog() {
+    document.querySelectorAll(".md-search[role=dialog]:not([aria-label])").forEach(function (dialog) {
+      var field = dialog.querySelector("input[aria-label]");
+      if (field) dialog.setAttribute("aria-label", field.getAttribute("aria-label"));
+    });
+  }
+
+  if (REDUCED_MOTION && REDUCED_MOTION.addEventListener) {
+    REDUCED_MOTION.addEventListener("change", function () {
+      document.querySelectorAll(".rc-player[data-rc-ready]").forEach(function (root) {
+        if (root.rcPlayer) root.rcPlayer.pause();
+      });
+    });
   }
 
   /* The selector's links lead to each language's root (<link rel="alternate" hreflang>); every

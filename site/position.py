@@ -1,0 +1,126 @@
+"""Where the pieces of one frame stand: drawn into the board's spaces and told as text.
+
+:func:`stage` adds to every frame of a player's data (see :mod:`rulecraft.site.examples`) what
+the page shows of it: each piece's place inside its space's rectangle (``places``: x, y, radius
+and whether it is drawn small), each marker's spot (``spots``) and the position as text
+(``position``: one line per occupied space, for screen readers). :func:`layers_svg` draws a
+frame's pieces and markers as SVG, so a page shows its first position without JavaScript;
+the browser player (``assets/player.js``) then moves the same elements frame by frame.
+"""
+
+from __future__ import annotations
+
+from html import escape
+import math
+
+SMALL_RADIUS = 8          # pieces drawn smaller than this get a smaller mark
+MARKER_RADIUS = 9
+
+
+def stage(data: dict, boxes: dict, labels) -> dict:
+    """``data`` with ``places``, ``spots`` and ``position`` added to every frame (see the module
+    docstring); ``boxes`` are the spaces' rectangles (:func:`rulecraft.site.board.space_boxes`),
+    ``labels`` the site's words in the page's language (``off_board``)."""
+    for frame in data["frames"]:
+        frame["places"] = _places(data, frame, boxes)
+        frame["spots"] = [_spot(boxes, data["spaces"], space, index)
+                          for index, space in enumerate(frame.get("markers", []))]
+        frame["position"] = position_lines(data, frame, labels)
+    return data
+
+
+def _places(data: dict, frame: dict, boxes: dict) -> list:
+    """Each piece's ``[x, y, radius, small]`` in its space (None off the board): the pieces of a
+    space in a grid that fills its rectangle, team by team."""
+    by_space: dict[int, list[int]] = {}
+    for piece, space in enumerate(frame["at"]):
+        if space >= 0:
+            by_space.setdefault(space, []).append(piece)
+    places: list = [None] * len(frame["at"])
+    for space, pieces in by_space.items():
+        box = boxes[data["spaces"][space]]
+        top, height, width = box.y + 22, box.height - 26, box.width - 8
+        count = len(pieces)
+        columns = max(1, math.ceil(math.sqrt(count * width / max(height, 1))))
+        while math.ceil(count / columns) * (width / columns) > height * 1.05 and columns < count:
+            columns += 1
+        rows = math.ceil(count / columns)
+        cell = min(width / columns, height / rows)
+        radius = round(max(4, min(11, cell / 2 - 1)), 1)
+        pieces.sort(key=lambda p: (data["pieces"][p]["team"], p))
+        for order, piece in enumerate(pieces):
+            column, row = order % columns, order // columns
+            places[piece] = [round(box.x + 4 + (column + 0.5) * (width / columns), 1),
+                             round(top + (row + 0.5) * (height / rows), 1), radius, radius < SMALL_RADIUS]
+    return places
+
+
+def _spot(boxes: dict, spaces: list, space: int, index: int):
+    """Where marker number ``index`` sits in its space: the top right corner, side by side."""
+    if space < 0:
+        return None
+    box = boxes[spaces[space]]
+    return [box.x + box.width - 12 - 20 * index, box.y + 12]
+
+
+def piece_label(name: str, notes) -> str:
+    """A piece's name with what is said of it: ``DEF X1 (knocked down, ball carrier)``."""
+    return f"{name} ({', '.join(notes)})" if notes else name
+
+
+def _flags(data: dict, frame: dict, piece: int) -> list[dict]:
+    """The flags (``{"field", "label"}``) up for ``piece`` in ``frame``."""
+    return [flag for flag, flagged in zip(data.get("flags", []), frame.get("flags", [])) if piece in flagged]
+
+
+def position_lines(data: dict, frame: dict, labels) -> list[str]:
+    """The frame's position as text: ``space: piece (flags, carrier), …, free ball`` per occupied
+    space in the board's order, then the pieces off the board."""
+    notes: dict[int, list[str]] = {}
+    space_marks: dict[int, list[str]] = {}
+    for marker, space, holder in zip(data.get("markers", []), frame.get("markers", []), frame.get("holders", [])):
+        if holder >= 0:
+            notes.setdefault(holder, []).append(marker["label"])
+        elif space >= 0:
+            space_marks.setdefault(space, []).append(marker["label"])
+    items: dict[int, list[str]] = {}
+    for piece, space in enumerate(frame["at"]):
+        flags = [flag["label"] for flag in _flags(data, frame, piece)]
+        label = piece_label(data["pieces"][piece]["name"], flags + notes.get(piece, []))
+        items.setdefault(space, []).append(label)
+    for space, marks in space_marks.items():
+        items.setdefault(space, []).extend(marks)
+    lines = [f"{data['spaces'][space]}: {', '.join(items[space])}" for space in sorted(items) if space >= 0]
+    if -1 in items:
+        lines.append(f"{labels['off_board']}: {', '.join(items[-1])}")
+    return lines
+
+
+def layers_svg(data: dict, frame: dict) -> str:
+    """The SVG layers of markers and pieces, drawn where ``frame`` (from :func:`stage`) puts them;
+    every piece and marker is drawn, those off the board hidden, so the player can move them."""
+    parts = ['<g class="rc-markers">']
+    for index, (marker, space, spot) in enumerate(zip(data["markers"], frame["markers"], frame["spots"])):
+        where = f' transform="translate({spot[0]:g},{spot[1]:g})"' if spot else ' style="display: none"'
+        name = escape(data["spaces"][space]) if space >= 0 else ""
+        parts.append(f'<g class="rc-marker rc-marker-{escape(marker["field"])}" data-marker="{index}" '
+                     f'data-space="{name}"{where}><circle r="{MARKER_RADIUS}"/>'
+                     f'<title>{escape(marker["label"])}</title></g>')
+    parts.append('</g><g class="rc-pieces">')
+    for index, (piece, space, place) in enumerate(zip(data["pieces"], frame["at"], frame["places"])):
+        classes = f'rc-piece rc-team-{piece["team"]} rc-kind-{escape(str(piece["kind"]))}'
+        flags = _flags(data, frame, index)
+        title = piece_label(piece["name"], [flag["label"] for flag in flags])
+        classes += "".join(f' rc-flag-{escape(flag["field"])}' for flag in flags) + " rc-flagged" * bool(flags)
+        if place:
+            x, y, radius, small = place
+            classes += " rc-small" * small
+            where = f' transform="translate({x:g},{y:g})"'
+        else:
+            radius, where = 10, ' style="display: none"'
+        name = escape(data["spaces"][space]) if space >= 0 else ""
+        parts.append(f'<g class="{classes}" data-piece="{index}" data-space="{name}"{where}>'
+                     f'<circle r="{radius:g}"/><text class="rc-piece-mark" text-anchor="middle" dy="0.35em">'
+                     f'{escape(piece["mark"])}</text><title>{escape(title)}</title></g>')
+    parts.append('</g>')
+    return "".join(parts)

@@ -65,13 +65,17 @@ def upgraded_text(path: str, text: str) -> str:
         raise InputError(f"{path} does not compile, so it cannot be upgraded; fix this first:\n{error}",
                          code="RC119") from None
     flagged = {w.position for w in warnings if w.code in DEPRECATED}
-    if not flagged:
-        return text
+    return edited(text, data, lambda rule: [e for e in rewrite.edits(rule) if rule.at(e.start) in flagged])
+
+
+def edited(text: str, data, edits_of) -> str:
+    """The file ``text`` (loaded as ``data``) with the :class:`rewrite.Edit` list ``edits_of(rule)``
+    of each of its rule strings made on the file's characters, copied spans taken from the file."""
     line_starts = [0]
     line_starts += [i + 1 for i, char in enumerate(text) if char == "\n"]
     changes = []
     for rule in _texts(data):
-        found = [e for e in rewrite.edits(rule) if rule.at(e.start) in flagged and rule.at(e.start).file == path]
+        found = edits_of(rule) if rule.position.file == data.position.file else []
         if not found:
             continue
 
@@ -86,7 +90,7 @@ def upgraded_text(path: str, text: str) -> str:
             return text[boundary(a):boundary(b)]
 
         changes += [(boundary(e.start), boundary(e.end), rewrite.replacement(found, e, raw))
-                     for e in rewrite.outermost(found)]
+                    for e in rewrite.outermost(found)]
     for start, end, new in sorted(changes, reverse=True):
         text = text[:start] + new + text[end:]
     return text

@@ -31,6 +31,7 @@ class Upgrade:
 
     @property
     def changed(self) -> bool:
+        """Whether the upgrade changes the file."""
         return self.before != self.after
 
     def diff(self, output: Path | None = None) -> str:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from rulecraft.errors import SpecError, SpecWarning, did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
+from rulecraft.compiler.rewrite import upgraded
 from rulecraft.compiler.facts import NONE, Scope, checked_facts, facts_of, global_facts, path, scope_of
 from rulecraft.compiler.symbols import Function, Symbols
 from rulecraft.compiler.walk import walk
@@ -345,26 +346,6 @@ class Checker:
                                                           body.type)
         return self.symbols.routines[key]
 
-    def _Gather(self, node, scope):
-        if node.fn not in ("sum", "min", "max"):
-            raise self.error(node.where, f"'{node.fn}(... for ...)' is not a thing; use sum, "
-                             "min or max with 'for'", "RC308",
-                             "count, any and all take 'x in S where condition'")
-        var, source, inner = self.binder(node.var, node.var_where, node.source, scope)
-        cond = None
-        self.loops += 1
-        try:
-            if node.cond is not None:
-                cond = self.truth(node.cond, inner)
-                inner = inner.knowing(facts_of(cond, not node.until) | checked_facts(cond))
-            value = self.typed(node.value, inner, T.INT, f"the value summed by {node.fn}()")
-        finally:
-            self.loops -= 1
-        stop, cond = (cond, None) if node.until else (None, cond)
-        items = ir.Comprehension(type=T.ListOf(T.INT), where=node.where, var=var, source=source,
-                                 cond=cond, value=value, stop=stop)
-        return ir.Aggregate(type=T.INT, where=node.where, fn=node.fn, items=items)
-
     def binder(self, name: str, where, source_node, scope: Scope):
         """``(symbol, source list IR, scope with the name bound)`` of ``name in source``; RC370
         when ``name`` is a parameter the formula takes from the action that started its chain."""
@@ -374,21 +355,37 @@ class Checker:
         return symbol, source, scope.bind(name, ir.Var(type=source.type.item, where=where, symbol=symbol,
                                                        nullable=_items_nullable(source)))
 
-    def selection(self, node, scope: Scope) -> ir.Comprehension:
-        """``x in S where C`` as the list of the items of S that satisfy C; ``x in S until C``
-        as the items of S before the first that satisfies C (the comprehension's ``stop``)."""
-        if not isinstance(node.var, syntax.Name):
-            raise self.error(node.var.where, "put a new name before 'in', as in "
+    def _Comprehension(self, node, scope):
+        """``[E for x in S where C]`` (or ``until C``, or no filter) as the list of E over the
+        items of S that satisfy C; E that is ``x`` itself keeps the items (no value)."""
+        if node.deprecated:
+            self.deprecated(node)
+        if node.var is None:
+            raise self.error(node.where, "put a new name before 'in', as in "
                              "'p in pieces where ...'", "RC308")
-        var, source, inner = self.binder(node.var.word, node.var.where, node.source, scope)
+        var, source, inner = self.binder(node.var, node.var_where, node.source, scope)
+        cond = None
         self.loops += 1
         try:
-            cond = self.truth(node.cond, inner)
+            if node.cond is not None:
+                cond = self.truth(node.cond, inner)
+                inner = inner.knowing(facts_of(cond, not node.until) | checked_facts(cond))
+            value = self.expr(node.value, inner)
         finally:
             self.loops -= 1
-        if node.until:
-            return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, stop=cond)
-        return ir.Comprehension(type=source.type, where=node.where, var=var, source=source, cond=cond)
+        stop, cond = (cond, None) if node.until else (None, cond)
+        if isinstance(value, ir.Var) and value.symbol is var:
+            return ir.Comprehension(type=source.type, where=node.where, var=var, source=source,
+                                    cond=cond, stop=stop)
+        return ir.Comprehension(type=T.ListOf(value.type), where=node.where, var=var, source=source,
+                                cond=cond, value=value, stop=stop)
+
+    def deprecated(self, node) -> None:
+        """Warn (RC373) of a selection written the old way, ``x in S where C``; the hint is the
+        same expression in the comprehension form (what ``rulecraft fmt --upgrade`` writes)."""
+        old = "until" if node.until else "where"
+        self.warn(node.where, "RC373", f"'x in S {old} C' is deprecated: a list is written as a "
+                  f"comprehension, [x for x in S {old} C]", upgraded(node.where.text, node.where.offset))
 
     def collection(self, node, scope: Scope) -> ir.Expr:
         value = self.expr(node, scope)
@@ -396,13 +393,6 @@ class Checker:
             raise self.error(node.where, f"{T.describe(value.type)} is not a list to go through",
                              "RC309", "lists are pieces, spaces, teams, neighbors(z), t.pieces, ...")
         return value
-
-    def _Selection(self, node, scope):
-        if node.until:
-            raise self.error(node.where, "'x in S until condition' only goes inside count(...), "
-                             "any(...) or first(...), or after 'for'", "RC308")
-        raise self.error(node.where, "'x in S where condition' only goes inside count(...), "
-                         "any(...) or all(...)", "RC308")
 
     def _Let(self, node, scope):
         value = self.expr(node.value, scope)
@@ -503,6 +493,10 @@ def _unify(a, b):
 
 def _items_nullable(source: ir.Expr) -> bool:
     """Whether an item of the list ``source`` may be none (only a written list can hold none)."""
+    if isinstance(source, ir.Comprehension) and source.value is not None:
+        return source.value.nullable
+    if isinstance(source, ir.Comprehension):
+        return _items_nullable(source.source)
     return isinstance(source, ir.Items) and any(item.nullable for item in source.items)
 
 

@@ -214,7 +214,7 @@ class Emitter:
         if e.fn == "lines":
             return name(f"LINES_{e.args[0].value}")
         chosen = e.args[1]
-        return call("connected_from", name("NEIGHBORS"), args[0], call("frozenset", self.generator(chosen, it)))
+        return call("connected_from", name("NEIGHBORS"), args[0], call("frozenset", self.iterable(chosen, it)))
 
     def _Guarded(self, e, it):
         """``value if check >= 0 else fault(k)``, the check computed once (unless cheap, or

@@ -7,6 +7,8 @@ time. :data:`REFERENCE` lists every entry with its signature and meaning for the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import compile_time_value
@@ -14,16 +16,15 @@ from rulecraft.compiler.board import DIRECTION_NAMES, grid_towards
 
 # name -> (signature, what it gives); the spec reference is generated from this list.
 REFERENCE = {
-    "count": ("count(x in S where C) | count(S)", "how many items of S satisfy C"),
-    "any": ("any(x in S where C) | any(S)", "true when some item of S satisfies C (or S is not empty)"),
-    "all": ("all(x in S where C)", "true when every item of S satisfies C"),
-    "sum": ("sum(E for x in S where C)", "the total of E over the items of S that satisfy C"),
-    "min": ("min(a, b, ...) | min(E for x in S where C) | min(x in S where C) | min(S)",
-            "the least value; of a list of numbers, its least (0 for an empty one)"),
-    "max": ("max(a, b, ...) | max(E for x in S where C) | max(x in S where C) | max(S)",
-            "the greatest value; of a list of numbers, its greatest (0 for an empty one)"),
-    "first": ("first(x in S where C) | first(S)",
-              "the first item of S that satisfies C (or of S), or none; of numbers, 0 when there is none"),
+    "count": ("count(L)", "how many items L has; of true/false values, how many are true "
+              "(count(p for p in pieces where C), count(C for p in pieces))"),
+    "any": ("any(L)", "of true/false values, whether one is true (any(C for p in pieces)); of other "
+            "items, whether L has one"),
+    "all": ("all(L)", "whether every value of L (true/false values) is true: all(C for p in pieces)"),
+    "sum": ("sum(L)", "the total of a list of numbers (0 for an empty one): sum(E for x in S where C)"),
+    "min": ("min(a, b, ...) | min(L)", "the least value; of a list of numbers, its least (0 for an empty one)"),
+    "max": ("max(a, b, ...) | max(L)", "the greatest value; of a list of numbers, its greatest (0 for an empty one)"),
+    "first": ("first(L)", "the first item of L, or none; of numbers, 0 when there is none"),
     "abs": ("abs(n)", "the absolute value of n"),
     "range": ("range(a, b)", "the numbers a, a+1, ..., b (both ends included)"),
     "adjacent": ("adjacent(a, b)", "true when spaces a and b are neighbours on the board"),
@@ -34,8 +35,8 @@ REFERENCE = {
               "n is fixed when compiling (a number or a formula of options), and none are longer than the grid"),
     "reach": ("reach(z, steps)", "the squares reached from z by each grid step of a kind's steps "
               "attribute (steps that leave the board or land on an unplayable square give nothing)"),
-    "connected": ("connected(z, y in S where C)", "the spaces linked to z through a chain of adjacent "
-                  "spaces of S that satisfy C (z first, then in order of distance)"),
+    "connected": ("connected(z, L)", "the spaces linked to z through a chain of adjacent spaces of the "
+                  "list L, as in connected(z, [y for y in spaces where C]) (z first, then in order of distance)"),
     "step": ("step(z, d)", "the square next to z in direction d (grids), or none off the board"),
     "ray": ("ray(z, d)", "the squares from z in direction d (grids), z excluded, nearest first, to the "
             "edge of the board (or the first missing square)"),
@@ -53,46 +54,39 @@ def _arity(checker, node, args, count):
 
 
 def _quantifier(fn: str):
-    """count, any and all: over ``x in S where C``, over ``x in S until C`` (the items before
-    the first that satisfies C: count and any only), or over a plain list."""
+    """count, any and all over one list. Over true/false values: how many are true, whether
+    one is, whether all are. Over other items: how many there are, whether there is one (all
+    is refused there: it would hold always). The deprecated ``any(x in S where C)`` and
+    ``all(x in S where C)`` are read as ``any(C for x in S)`` and ``all(C for x in S)``."""
     def build(checker, node, args, scope):
         _arity(checker, node, args, 1)
         arg = args[0]
-        if isinstance(arg, syntax.Selection) and arg.until:
-            if fn == "all":
-                raise checker.error(arg.where, "all(x in S until C) holds always: every item before "
-                                    "the first that satisfies C fails C", "RC308",
-                                    "write all(x in S where C), or count(x in S until C)")
-            return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where,
-                                fn="count" if fn == "count" else "nonempty", items=checker.selection(arg, scope))
-        if isinstance(arg, syntax.Selection):
-            chosen = checker.selection(arg, scope)
-            if fn != "count":      # any/all: the truth of C for each item
-                chosen = ir.Comprehension(type=T.ListOf(T.BOOL), where=chosen.where, var=chosen.var,
-                                          source=chosen.source, value=chosen.cond)
-            return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where, fn=fn,
-                                items=chosen)
-        if fn == "all":
-            raise checker.error(arg.where, "all() needs a condition: all(x in S where C)", "RC308")
+        if fn != "count" and isinstance(arg, syntax.Comprehension) and arg.deprecated and not arg.until:
+            checker.deprecated(arg)
+            arg = replace(arg, value=arg.cond, cond=None, deprecated=False)
         items = checker.collection(arg, scope)
-        return ir.Aggregate(type=T.INT if fn == "count" else T.BOOL, where=node.where,
-                            fn="count" if fn == "count" else "nonempty", items=items)
+        truths = items.type.item == T.BOOL
+        if fn == "all" and not truths:
+            raise checker.error(arg.where, f"all() goes through true/false values, not a "
+                                f"{T.describe(items.type)}", "RC308",
+                                "write all(C for x in S), e.g. all(p.at != none for p in pieces)")
+        if fn == "count":
+            if truths:                        # the true ones: count(b for b in L where b)
+                symbol = ir.Symbol("b", "local")
+                items = ir.Comprehension(type=items.type, where=items.where, var=symbol, source=items,
+                                         cond=ir.Var(type=T.BOOL, where=items.where, symbol=symbol))
+            elif isinstance(items, ir.Comprehension) and items.value is not None:
+                items = replace(items, type=items.source.type, value=None)   # the values are not counted
+            return ir.Aggregate(type=T.INT, where=node.where, fn="count", items=items)
+        return ir.Aggregate(type=T.BOOL, where=node.where, fn=fn if truths else "nonempty", items=items)
     return build
 
 
-def _listed(checker, arg, scope):
-    """The list ``arg`` stands for: a selection (``x in S where C``, ``x in S until C``) or a
-    plain list (RC309 for something else)."""
-    if isinstance(arg, syntax.Selection):
-        return checker.selection(arg, scope)
-    return checker.collection(arg, scope)
-
-
 def _first(checker, node, args, scope):
-    """``first(x in S where C)`` or ``first(S)``: an entity (none when there is no such item)
-    or a number (0 when there is none)."""
+    """``first(L)``: the first item of the list L, an entity (none when L is empty) or a number
+    (0 when it is empty)."""
     _arity(checker, node, args, 1)
-    chosen = _listed(checker, args[0], scope)
+    chosen = checker.collection(args[0], scope)
     item = chosen.type.item
     if not (T.is_entity(item) or item == T.INT):
         raise checker.error(args[0].where, "first() picks from a list of numbers, teams, spaces, pieces, "
@@ -100,17 +94,27 @@ def _first(checker, node, args, scope):
     return ir.Aggregate(type=item, where=node.where, fn="first", items=chosen, nullable=item != T.INT)
 
 
+def _numbers(checker, fn: str, arg, scope) -> ir.Expr:
+    """The list of numbers ``arg`` stands for (RC310 for a list of something else)."""
+    items = checker.collection(arg, scope)
+    if items.type.item != T.INT:
+        raise checker.error(arg.where, f"{fn}() of a list needs numbers, not a "
+                            f"{T.describe(items.type)}", "RC310",
+                            f"write {fn}(E for x in S) to take a number of each item")
+    return items
+
+
+def _sum(checker, node, args, scope):
+    """``sum(L)``: the total of a list of numbers (0 for an empty one)."""
+    _arity(checker, node, args, 1)
+    return ir.Aggregate(type=T.INT, where=node.where, fn="sum", items=_numbers(checker, "sum", args[0], scope))
+
+
 def _extreme(fn: str):
-    """min and max: of two or more numbers, or of one list of numbers (a selection, a total's
-    ``E for x in S``, or a plain list): 0 for an empty list."""
+    """min and max: of two or more numbers, or of one list of numbers (0 for an empty list)."""
     def build(checker, node, args, scope):
         if len(args) == 1:
-            items = _listed(checker, args[0], scope)
-            if items.type.item != T.INT:
-                raise checker.error(args[0].where, f"{fn}() of a list needs numbers, not a "
-                                    f"{T.describe(items.type)}", "RC310",
-                                    f"write {fn}(E for x in S) to compare a number of each item")
-            return ir.Aggregate(type=T.INT, where=node.where, fn=fn, items=items)
+            return ir.Aggregate(type=T.INT, where=node.where, fn=fn, items=_numbers(checker, fn, args[0], scope))
         if not args:
             raise checker.error(node.where, f"{fn}() needs two or more numbers, or a list of them", "RC306")
         values = tuple(checker.typed(a, scope, T.INT, f"an argument of {fn}()") for a in args)
@@ -194,11 +198,10 @@ def _reach(checker, node, args, scope):
 def _connected(checker, node, args, scope):
     _arity(checker, node, args, 2)
     start = checker.typed(args[0], scope, T.SPACE, "the space the chain starts from")
-    if not isinstance(args[1], syntax.Selection):
-        raise checker.error(args[1].where, "connected() takes a space and 'y in S where C'", "RC308")
-    chosen = checker.selection(args[1], scope)
+    chosen = checker.collection(args[1], scope)
     if chosen.type.item != T.SPACE:
-        raise checker.error(args[1].where, "connected() links spaces: 'y in spaces where C'", "RC308")
+        raise checker.error(args[1].where, "connected() links spaces: connected(z, [y for y in spaces where C])",
+                            "RC308")
     return ir.Builtin(type=T.ListOf(T.SPACE), where=node.where, fn="connected", args=(start, chosen))
 
 
@@ -267,7 +270,7 @@ def _text(node) -> str:
 
 FUNCTIONS = {
     "count": _quantifier("count"), "any": _quantifier("any"), "all": _quantifier("all"),
-    "first": _first, "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
+    "first": _first, "sum": _sum, "min": _extreme("min"), "max": _extreme("max"), "abs": _abs, "range": _range,
     "adjacent": _adjacent, "neighbors": _neighbors, "distance": _distance, "space": _space,
     "lines": _lines, "reach": _reach, "connected": _connected,
     "step": _step_or_ray, "ray": _step_or_ray, "turn": _turn, "direction": _direction,

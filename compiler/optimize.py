@@ -4,7 +4,7 @@
 * **board tables**: a part that reads only the board's attributes of one space (``z.low + z.high``,
   a definition such as ``depth(z, home)``) becomes one lookup in a table of its value on every
   space, computed now;
-* **the piece index**: ``count(p in T.pieces where p.at == Z)`` reads a per-team, per-space count
+* **the piece index**: ``count(p for p in T.pieces where p.at == Z)`` reads a per-team, per-space count
   the generated module keeps up to date, instead of going through the pieces;
 * **early-stopping counts**: ``count(...) > 0`` becomes ``any``, ``count(...) >= k`` stops at ``k``;
 * **loop-invariant parts of comprehensions**: a part of a comprehension's body that reads nothing the
@@ -113,7 +113,7 @@ class _Passes:
         return e
 
     def piece_count(self, items) -> ir.Expr | None:
-        """``count(p in T.pieces where p.at == Z)`` (or over ``pieces``) from the piece index."""
+        """``count(p for p in T.pieces where p.at == Z)`` (or over ``pieces``) from the piece index."""
         index = self.game.piece_index
         if index is None or not isinstance(items, ir.Comprehension) or items.value is not None \
                 or not isinstance(items.cond, ir.Compare) or items.cond.op not in ("==", "!=") or items.once \
@@ -152,7 +152,7 @@ def _is_at_of(e, symbol) -> bool:
 
 
 def _count_test(e: ir.Compare) -> ir.Expr | None:
-    """``count(x in S where C) op k`` for a whole number ``k`` as a test that stops going
+    """``count(x for x in S where C) op k`` for a whole number ``k`` as a test that stops going
     through S as soon as the answer is known; None when ``e`` is no such test."""
     for count, op, bound_ in ((e.left, e.op, e.right), (e.right, _FLIPPED[e.op], e.left)):
         if not (isinstance(count, ir.Aggregate) and count.fn == "count" and

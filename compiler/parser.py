@@ -40,6 +40,24 @@ def _parser() -> Lark:
                 maybe_placeholders=True)
 
 
+@lru_cache(maxsize=1)
+def _token_parser() -> Lark:
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", strict=True, keep_all_tokens=True,
+                start=["start_formula", "start_effects"], lexer="basic", maybe_placeholders=True)
+
+
+def token_tree(text: str) -> Tree | None:
+    """The parse tree of a rule string with every token kept (keywords, brackets, commas), each
+    knowing its offsets: what rewriting the string by position needs. None when the string is
+    neither effects nor a formula."""
+    for start in ("start_effects", "start_formula"):
+        try:
+            return _token_parser().parse(str(text), start=start)
+        except UnexpectedInput:
+            continue
+    return None
+
+
 def grammar_text() -> str:
     """The grammar's source text (part of the compile cache key)."""
     return GRAMMAR_PATH.read_text(encoding="utf-8")

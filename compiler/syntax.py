@@ -91,27 +91,19 @@ class Call(Node):
 
 
 @dataclass(eq=False, slots=True)
-class Gather(Node):
-    """``fn(value for var in source where cond)``, or ``until cond`` (``until`` true)."""
+class Comprehension(Node):
+    """``[value for var in source where cond]``, or ``until cond`` (``until`` true: the items
+    before the first for which ``cond`` holds). ``deprecated``: written the old way,
+    ``var in source where cond``; ``var`` is then None when what stands before ``in`` is not a
+    name."""
 
-    fn: str
     value: Node
-    var: str
+    var: str | None
     var_where: Where
     source: Node
     cond: Node | None
     until: bool = False
-
-
-@dataclass(eq=False, slots=True)
-class Selection(Node):
-    """``var in source where cond``, or ``var in source until cond`` (``until`` true: the
-    items before the first for which ``cond`` holds)."""
-
-    var: Node
-    source: Node
-    cond: Node
-    until: bool = False
+    deprecated: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -279,12 +271,20 @@ class _Build(Transformer):
             other = [other]
         return If(self._at(test), test, then, other or [])
 
-    def for_stmt(self, children, until=False):
-        var, source, cond, body = children
+    def for_stmt(self, children):
+        (var, source, cond, until), body = children
         return For(self._at(var), str(var), self._at(var), source, cond, body, until)
 
-    def for_until_stmt(self, children):
-        return self.for_stmt(children, until=True)
+    def binder(self, children):
+        """``for var in source`` and its filter: ``(var token, source, cond, until)``."""
+        var, source, (cond, until) = children[0], children[1], children[2] or (None, False)
+        return var, source, cond, until
+
+    def where_filter(self, children):
+        return children[0], False
+
+    def until_filter(self, children):
+        return children[0], True
 
     def while_stmt(self, children):
         test, limit, body = children
@@ -358,18 +358,22 @@ class _Build(Transformer):
         name, args = children
         return Call(self._at(name), str(name), args or [])
 
-    def gather(self, children, until=False):
-        fn, value, var, source, cond = children
-        return Gather(self._at(fn), str(fn), value, str(var), self._at(var), source, cond, until)
+    def comprehension(self, children):
+        value, (var, source, cond, until) = children
+        return Comprehension(self._at(value), value, str(var), self._at(var), source, cond, until)
 
-    def gather_until(self, children):
-        return self.gather(children, until=True)
+    def sole_comprehension(self, children):
+        """``f(E for x in S where C)``: a call whose one argument is a comprehension."""
+        name, *comprehension = children
+        return Call(self._at(name), str(name), [self.comprehension(comprehension)])
 
-    def selection(self, children):
-        return Selection(self._at(children[0]), *children)
+    def selection(self, children, until=False):
+        var, source, cond = children
+        word = var.word if isinstance(var, Name) else None
+        return Comprehension(var.where, var, word, var.where, source, cond, until, deprecated=True)
 
     def run(self, children):
-        return Selection(self._at(children[0]), *children, until=True)
+        return self.selection(children, until=True)
 
     def cond_expr(self, children):
         return Cond(self._at(children[0]), *children)

@@ -187,6 +187,34 @@ def compile_command(game: str = typer.Argument(..., help="Game name or path."),
 
 
 @app.command()
+def fmt(game: str = typer.Argument(..., help="Game name or path."),
+        upgrade: bool = typer.Option(False, "--upgrade", help="Rewrite deprecated forms into today's."),
+        output: Path = typer.Option(None, "-o", "--output", help="Write here instead of over the spec."),
+        check_only: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if the spec would change."),
+        diff: bool = typer.Option(False, "--diff", help="Print the change as a unified diff.")):
+    """Rewrite a spec in place: with --upgrade, its deprecated forms become today's (comments and
+    layout kept)."""
+    def body():
+        from rulecraft.compiler.upgrade import upgrade_spec, write
+        if not upgrade:
+            raise InputError("fmt has one rewrite: give --upgrade", code="RC118")
+        result = upgrade_spec(game, output)
+        if diff:
+            sys.stdout.write(result.diff(output))
+        if check_only:
+            if result.changed:
+                errors.print(f"{result.path}: would be upgraded", highlight=False, markup=False)
+                raise typer.Exit(1)
+            return
+        if result.changed or output is not None:
+            console.print(f"upgraded {write(result, output)}" if result.changed else f"wrote {write(result, output)}",
+                          highlight=False, markup=False)
+        else:
+            console.print(f"{result.path}: nothing to upgrade", highlight=False, markup=False)
+    _guard(body)
+
+
+@app.command()
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),

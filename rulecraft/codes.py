@@ -40,6 +40,8 @@ CODES = {
              "or under a file, a folder that cannot be written, or (`--log`) an existing file that is not the "
              "log resumed; refused before any work",
     "RC112": "`--resume` with `--seed` or `-O`: a resumed match keeps the log's seed and options",
+    "RC118": "`fmt` given a game it cannot find, or an output (`-o`, or the spec itself) it cannot write",
+    "RC119": "`fmt --upgrade` of a spec that does not compile: fix its errors first (`rulecraft check`)",
     "RC200": "a rule string does not parse (family of RC201–RC204)",
     "RC201": "an unexpected word or symbol, with what was expected (e.g. `=` where `==` is meant)",
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
@@ -54,9 +56,9 @@ CODES = {
     "RC305": "unknown function, or a statement call that is not a procedure or `move`",
     "RC306": "wrong number of arguments",
     "RC307": "a definition or procedure that calls itself",
-    "RC308": "a selection or total in the wrong place (`x in S where C` outside `count`/`any`/`all`/"
-             "`first`/`min`/`max`, `E for x in S` outside `sum`/`min`/`max`, `all(S)` without a condition, "
-             "`all(x in S until C)`), or `first` of a list that holds no numbers or entities",
+    "RC308": "a list a function cannot take: `all` of items that are not true/false values, `first` of a "
+             "list that holds no numbers or entities, `connected` of a list that is not of spaces; or an old "
+             "selection `x in S where C` without a new name before `in`",
     "RC309": "something that is not a list where a list is needed",
     "RC310": "type mismatch (a number where a condition is needed, comparing a team with a space, ...)",
     "RC311": "a construct that is not a value",
@@ -120,6 +122,8 @@ CODES = {
              "(a follow-up's own parameter, a `let` or a loop variable)",
     "RC371": "a follow-up action reading a parameter that not every action offering it has with one type",
     "RC372": "a legality condition's `reason:` with an unpaired brace, an empty `{}` placeholder, or too long",
+    "RC373": "warning: a selection written the old way, `x in S where C` or `x in S until C` (deprecated: "
+             "write the comprehension `x for x in S where C`; `rulecraft fmt --upgrade` rewrites it)",
     "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
              "or `call:` that names no phase of `phases:`",
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",

@@ -10,7 +10,7 @@ from rulecraft.errors import RuleFault
 
 
 def connected_from(neighbors, start: int, allowed) -> tuple:
-    """``connected(z, y in S where C)``: ``start``, then every space linked to it through
+    """``connected(z, [y for y in S where C])``: ``start``, then every space linked to it through
     adjacent spaces of ``allowed`` (a set of space indices), in order of distance; () for none."""
     if start < 0:
         return ()

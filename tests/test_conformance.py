@@ -95,7 +95,7 @@ evaluation: "position(team) - position(team.opponent)"
 
 invariants:
   - name: runners stay on the track
-    holds: "all(p in pieces where p.at != none)"
+    holds: "all(p.at != none for p in pieces)"
 
 limits:
   max_plies: 80

@@ -29,7 +29,7 @@ state:
   lead: {type: int, derived: "a.score - b.score"}
   leader: {type: team, derived: "if lead > 0 then a else if lead < 0 then b else none"}
   reach: {type: int, of: team, derived: "max(p.at.col for p in team.pieces where p.at != none)"}
-  taken: {type: bool, of: space, derived: "count(p in pieces where p.at == space) > 0"}
+  taken: {type: bool, of: space, derived: "count(p for p in pieces where p.at == space) > 0"}
   seen_lead: int
 turn:
   - {phase: p, rule: "1", choose: [step, score], by: to_move}
@@ -39,8 +39,8 @@ actions:
     params: {to: space}
     legal:
       - {if: "not to.taken", rule: "1", reason: "the square is taken"}
-      - {if: "any(p in actor.pieces where adjacent(p.at, to))", rule: "1", reason: "not next to you"}
-    effect: "first(p in actor.pieces where p.at != none).at = to; to_move = actor.opponent"
+      - {if: "any(p for p in actor.pieces where adjacent(p.at, to))", rule: "1", reason: "not next to you"}
+    effect: "first(p for p in actor.pieces where p.at != none).at = to; to_move = actor.opponent"
   score:
     rule: "2"
     effect: |

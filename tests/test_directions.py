@@ -79,13 +79,13 @@ turn:
   - phase: play
     rule: "1"
     do: |
-      run = count(q in ray(A1, e) until q.disc != white);
-      cut = count(q in ray(A1, n) until q.disc == black) + 10 * count(ray(A1, ne));
+      run = count(q for q in ray(A1, e) until q.disc != white);
+      cut = count(q for q in ray(A1, n) until q.disc == black) + 10 * count(ray(A1, ne));
       heading = turn(turn(heading, 2), -5);
-      firstodd = first(k in range(1, 9) where k % 2 == 1 and k > 4);
+      firstodd = first(k for k in range(1, 9) where k % 2 == 1 and k > 4);
       least = min([4, 2, 7]) + min(q.row for q in ray(C2, n) until q.row > 3);
-      most = max(k in range(1, 5) where k < 3);
-      nothing = first(k in range(1, 3) where k > 5) + min(q.row for q in ray(E4, n)) + max(k in range(1, 3) where k > 5);
+      most = max(k for k in range(1, 5) where k < 3);
+      nothing = first(k for k in range(1, 3) where k > 5) + min(q.row for q in ray(E4, n)) + max(k for k in range(1, 3) where k > 5);
       corner = direction(E4, A4);
       for q in ray(A1, e) until q.disc != white do { q.disc = black; flipped += 1 };
       finish

@@ -33,7 +33,7 @@ USES = {
     "read": "row = target.row",
     "write": "target.mark = 5",
     "table": "row = distance(target, A1)",
-    "team": "row = count(p in pieces where p.at == target)",     # none is a valid place: no check
+    "team": "row = count(p for p in pieces where p.at == target)",     # none is a valid place: no check
     "guarded": "if target != none then { row = target.row; target.mark = 1 }",
     "guarded formula": "row = if target == none then 0 else target.row + 1",
 }

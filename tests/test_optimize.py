@@ -29,7 +29,7 @@ game: {id: crowding, title: Crowding, teams: [red, blue]}
 board: {grid: {rows: 1, columns: 3}}
 pieces: {roster: [{team: each, count: 2, at: A1}]}
 state: {to_move: {type: team, initial: red}}
-define: {crowd(z): "count(p in pieces where p.at == z)"}
+define: {crowd(z): "count(p for p in pieces where p.at == z)"}
 turn:
   - {phase: move, rule: "1", choose: step, by: to_move}
   - {phase: pass, rule: "2", do: "to_move = to_move.opponent"}
@@ -38,9 +38,9 @@ actions:
     rule: "1"
     params: {runner: piece, to: space}
     legal:
-      - {if: "runner.team == actor and count(p in actor.pieces where p.at == to) == 0 and crowd(to) < 3"}
-      - {if: "count(p in actor.pieces where p.at == to and p != runner) == 0"}
-      - {if: "count(p in pieces where p.team == actor and p != runner) >= 1"}
+      - {if: "runner.team == actor and count(p for p in actor.pieces where p.at == to) == 0 and crowd(to) < 3"}
+      - {if: "count(p for p in actor.pieces where p.at == to and p != runner) == 0"}
+      - {if: "count(p for p in pieces where p.team == actor and p != runner) >= 1"}
     effect: "move(runner, to)"
 end: {rule: "3", returns: "0"}
 limits: {max_plies: 10, on_limit: "0"}
@@ -237,21 +237,21 @@ def test_state_from_json_rebuilds_the_piece_index():
 
 # ---------- counts, folding, board tables ----------
 def _formula_ir(tmp_path, formula: str) -> ir.Expr:
-    spec = SPEC.replace('      - {if: "count(p in pieces where p.team == actor and p != runner) >= 1"}',
+    spec = SPEC.replace('      - {if: "count(p for p in pieces where p.team == actor and p != runner) >= 1"}',
                         f'      - {{if: "{formula}"}}')
     return _nodes(_optimized_ir(_folder(tmp_path, spec)), "step")[2][0]
 
 
 @pytest.mark.parametrize("test, kind", [
-    ("count(p in pieces where p.team == actor) > 0", "any"),
-    ("count(p in pieces where p.team == actor) >= 1", "any"),
-    ("count(p in pieces where p.team == actor) == 0", "not any"),
-    ("count(p in pieces where p.team == actor) < 1", "not any"),
-    ("count(p in pieces where p.team == actor) >= 2", "at least 2"),
-    ("count(p in pieces where p.team == actor) <= 1", "not at least 2"),
-    ("count(p in pieces where p.team == actor) > 2", "at least 3"),
-    ("count(p in pieces where p.team == actor) == 2", "count"),
-    ("count(p in pieces where p.team == actor) > runner.number", "count"),
+    ("count(p for p in pieces where p.team == actor) > 0", "any"),
+    ("count(p for p in pieces where p.team == actor) >= 1", "any"),
+    ("count(p for p in pieces where p.team == actor) == 0", "not any"),
+    ("count(p for p in pieces where p.team == actor) < 1", "not any"),
+    ("count(p for p in pieces where p.team == actor) >= 2", "at least 2"),
+    ("count(p for p in pieces where p.team == actor) <= 1", "not at least 2"),
+    ("count(p for p in pieces where p.team == actor) > 2", "at least 3"),
+    ("count(p for p in pieces where p.team == actor) == 2", "count"),
+    ("count(p for p in pieces where p.team == actor) > runner.number", "count"),
 ])
 def test_counts_compared_with_a_number_stop_early(test, kind, tmp_path):
     top = _formula_ir(tmp_path, test)

@@ -68,10 +68,10 @@ def test_a_table_keyed_by_an_option_range(k_in_a_row):
 
 @pytest.mark.parametrize("old, new, code", [
     ('"size"', '"size // (k - k)"', "RC356"),
-    ('"1..size"', '"1..count(q in spaces where q.mark == none)"', "RC356"),
+    ('"1..size"', '"1..count(q for q in spaces where q.mark == none)"', "RC356"),
     ('"1..size"', '"size..1"', "RC349"),
     ('"size * size"', '"size * size * 0"', "RC355"),
-    ("lines(k)", "lines(k + count(q in spaces where q.mark == none))", "RC316"),
+    ("lines(k)", "lines(k + count(q for q in spaces where q.mark == none))", "RC316"),
     ("lines(k)", "lines(k - k)", "RC316"),
 ])
 def test_a_size_that_is_not_fixed_when_compiling_is_refused_where_it_is_written(k_in_a_row, old, new, code):

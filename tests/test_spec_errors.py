@@ -45,18 +45,18 @@ CASES = [
     ("rc305_unknown_function", "RC305", 9, 12, "unknown function 'nax'", "did you mean 'max'?"),
     ("rc306_arity", "RC306", 9, 12, "abs() takes 1 argument(s), not 2", None),
     ("rc307_recursive_definition", "RC307", 6, 14, "twice() calls itself; definitions may not be recursive", None),
-    ("rc308_selection_outside_count", "RC308", 9, 12,
-     "'x in S where condition' only goes inside count(...), any(...) or all(...)", None),
-    ("rc308_all_until", "RC308", 9, 16, "all(x in S until C) holds always: every item before the first "
-     "that satisfies C fails C", "write all(x in S where C), or count(x in S until C)"),
+    ("rc308_all_of_entities", "RC308", 9, 16, "all() goes through true/false values, not a list of a team",
+     "write all(C for x in S), e.g. all(p.at != none for p in pieces)"),
+    ("rc308_all_until", "RC308", 9, 16, "all() goes through true/false values, not a list of a space",
+     "write all(C for x in S), e.g. all(p.at != none for p in pieces)"),
     ("rc308_first_of_lines", "RC308", 8, 48, "first() picks from a list of numbers, teams, spaces, pieces, "
      "kinds or values, not a list of list of a space", None),
-    ("rc309_not_a_list", "RC309", 9, 23, "a number is not a list to go through", ANY),
+    ("rc309_not_a_list", "RC309", 9, 29, "a number is not a list to go through", ANY),
     ("rc310_type", "RC310", 9, 12, "this condition gives a number, but a condition (true or false) is needed", None),
     ("rc310_turn_of_a_number", "RC310", 8, 47, "the direction of turn() must be a value of 'direction', "
      "not a number", None),
     ("rc310_min_of_spaces", "RC310", 8, 40, "min() of a list needs numbers, not a list of a space",
-     "write min(E for x in S) to compare a number of each item"),
+     "write min(E for x in S) to take a number of each item"),
     ("rc312_goto_nowhere", "RC312", 8, 15, "no phase or step is called 'nowhere'", None),
     ("rc313_reveal", "RC313", 8, 17, "only a state field declared with 'until: revealed' can be revealed", None),
     ("rc314_assign_constant", "RC314", 8, 10, "cannot assign to 'a': it cannot be changed", ANY),
@@ -153,9 +153,12 @@ UNREACHABLE = {
 # Warnings: the spec compiles, and the one warning is at (line, column) with this message.
 WARNING_CASES = [
     ("rc378_goto_between_phases", "RC378", 8, 39, "goto 'q' leaves the phase (deprecated)"),
+    ("rc373_old_selection", "RC373", 9, 18, "'x in S where C' is deprecated: a list is written as a "
+     "comprehension, [x for x in S where C]"),
 ]
-# Codes raised without a position in a spec file; tested below by their own tests.
-WITHOUT_POSITION = {"RC104", "RC105"}
+# Codes raised without a position in a spec file; tested below by their own tests (RC118 and
+# RC119, of `rulecraft fmt`, in test_upgrade.py).
+WITHOUT_POSITION = {"RC104", "RC105", "RC118", "RC119"}
 
 
 def spec_error(path: Path, options: dict | None = None) -> SpecError:
@@ -196,6 +199,11 @@ def test_spec_warning(name, code, line, column, message):
     _, warnings = check(str(path))
     assert [(w.code, w.message, w.position) for w in warnings] == [(code, message, Position(str(path), line, column))]
     assert str(warnings[0]).startswith(f"{path}:{line}:{column}: warning[{code}]: {message}")
+
+
+def test_old_selection_warning_shows_the_new_form_of_that_expression():
+    _, warnings = check(str(SPEC_ERRORS / "rc373_old_selection.yaml"))
+    assert warnings[0].hint == "write count(x for x in teams where x != a)"
 
 
 def test_every_spec_error_code_has_a_fixture():

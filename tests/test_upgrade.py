@@ -144,3 +144,8 @@ def test_fmt_refuses_a_spec_that_does_not_compile(tmp_path):
     spec.write_text(OLD.replace("n > 1", "nn > 1"), encoding="utf-8")
     result = _fmt("--upgrade", str(spec))
     assert result.returncode == 1 and "error[RC119]" in result.stderr and "unknown name 'nn'" in result.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_spec_of_the_repo_uses_a_deprecated_form(game):
+    assert _deprecations(find_game(game)) == 0

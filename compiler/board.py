@@ -15,7 +15,8 @@ from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.sizes import MAX_GRID, Sizes, compile_time_value
+from rulecraft.compiler.sizes import Sizes, compile_time_value
+from rulecraft.limits import MAX_GRID
 from rulecraft.compiler.symbols import Attribute
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 

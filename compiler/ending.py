@@ -14,8 +14,7 @@ from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import _stops
 from rulecraft.compiler.sizes import Sizes
-
-MAX_PLIES = 1_000_000_000
+from rulecraft.limits import MAX_PLIES
 
 
 class EndingReader(Sizes):

@@ -24,12 +24,12 @@ from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
 from rulecraft.runtime.tables import RETURN, STOP
+from rulecraft.limits import MAX_INLINED_NODES
 
 STEP_KINDS = ("do", "choose", "secret", "roll", "call")
 STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "call", "into", "by", "repeat", "when", "label", "doc")
 PHASE_KEYS = tuple(k for k in STEP_KEYS if k != "label") + ("steps", "next")
 CALLED_KEYS = tuple(k for k in PHASE_KEYS if k != "next")
-MAX_INLINED_NODES = 20_000      # the flow nodes that calls may make, copies included
 
 
 class FlowReader(Sizes):

@@ -135,7 +135,7 @@ class FlowReader(Sizes):
         if len(nodes) > MAX_INLINED_NODES:
             raise SpecError(f"the calls make more than {MAX_INLINED_NODES:,} flow nodes", step.value_at("call"),
                             code="RC347", hint="call fewer phases inside called phases")
-        entry = self._entry(step, phase, str(step.get("rule", rule)), nodes, owner_action)
+        entry = self._entry(step, phase, self.rule_of(step, "a step", rule), nodes, owner_action)
         start = len(nodes)
         labels = {name: start}
         self._body(self._called[name], name, nodes, labels, owner_action, calling + (name,))
@@ -164,7 +164,7 @@ class FlowReader(Sizes):
                     raise SpecError(f"'{key}:' does not go with call:", step.where(key), code="RC347")
             self._call(step, phase, rule, nodes, owner_action, calling)
             return
-        node = ir.NodeIR(len(nodes), kind, phase, str(step.get("rule", rule)), owner_action=owner_action)
+        node = ir.NodeIR(len(nodes), kind, phase, self.rule_of(step, "a step", rule), owner_action=owner_action)
         node.label = label
         allowed = {"do": (), "choose": ("by", "repeat"), "secret": ("by",), "roll": ("into",)}[kind]
         for key in ("by", "repeat", "into"):

@@ -31,7 +31,7 @@ MAX_ALIAS_NODES = 10_000
 aliases that repeat aliases grow exponentially (an "alias bomb"), so they are counted, not built."""
 
 MAX_YAML_DEPTH = 64
-"""Lists and mappings nested in each other: the repository's specs nest fewer than 12 deep, and
+"""Lists and mappings nested in each other: the repository's files nest at most 7 deep, and
 reading is recursive."""
 
 MAX_INT_DIGITS = 300
@@ -49,7 +49,7 @@ MAX_TEMPLATE = 1000
 
 MAX_SPACE_NAME = 64
 """Characters of a space's name as a grid's ``name:`` pattern writes it: a name is part of every
-notation, so a field width such as ``{row:>200000000}`` is refused before anything is written."""
+notation. (A pattern has no field widths such as ``{row:>200000000}``: only plain fields.)"""
 
 MAX_FORMULA_DEPTH = 60
 """Nesting of one rule string (``not``, parentheses, operators, ``if`` and blocks): every later

@@ -71,7 +71,7 @@ MAX_GRID = 64
 RANGE_BOUND = 999_999_999
 """The largest magnitude of a range's bound (``1..n``, a parameter's or table key's range)."""
 
-MAX_TABLE_CELLS = 100_000
+MAX_TABLE_CELLS = 10_000
 """Cells of one table (the product of its keys' sizes): every cell is written out in the spec and
 kept in the rule tables."""
 

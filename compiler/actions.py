@@ -12,6 +12,7 @@ from __future__ import annotations
 
 
 from rulecraft.errors import SpecError
+from rulecraft.limits import MAX_ACTIONS, MAX_PARAM_VALUES
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
@@ -32,7 +33,7 @@ class ActionsReader(FlowReader):
         for index, (name, spec) in enumerate(self.entries(actions, "actions:", self.data.value_at("actions"))):
             self.identifier(name, actions.where(name), "the action")
             self.keys(spec, f"action '{name}'", ("rule",), ("params", "legal", "effect", "then", "notation", "doc"))
-            action = ir.ActionIR(str(name), str(spec["rule"]), index, doc=str(spec.get("doc", "")))
+            action = ir.ActionIR(str(name), self.rule_of(spec, f"action '{name}'"), index, doc=str(spec.get("doc", "")))
             params = spec.get("params")
             for param_name, type_word in self.entries(params, f"params: of action '{name}'",
                                                       spec.value_at("params")):
@@ -42,6 +43,8 @@ class ActionsReader(FlowReader):
                 action.params.append(param)
             action.base = base
             base += action.size
+            self.at_most(base, MAX_ACTIONS, "action ids (every action times its parameters' values)",
+                         actions.where(name), "split the choice into steps: choose one parameter, then the next")
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
             FieldTemplate.parse(spec.get("notation", action.notation), {p.name: p.type == T.BOOL for p in action.params},
                                 code="RC348", what=f"the notation of '{name}'", position=spec.value_at("notation"))
@@ -61,6 +64,8 @@ class ActionsReader(FlowReader):
         bounds = self.fixed_range(type_word, position, "RC349")
         if bounds:
             low, high = bounds
+            self.at_most(high - low + 1, MAX_PARAM_VALUES, f"values of parameter '{name}'", position,
+                         "each value is an action id of its own; choose from a smaller range")
             param = ir.ParamIR(name, T.INT, high - low + 1, offset=low)
         else:
             kind = T.parse_type(word, self.enums)
@@ -120,7 +125,7 @@ class ActionsReader(FlowReader):
             for entry in (legal if isinstance(legal, Sequence) else [legal]):
                 if isinstance(entry, Mapping):
                     self.keys(entry, "a legality condition", ("if",), ("rule", "reason"))
-                    text, rule = self.text(entry, "if", "legal"), str(entry.get("rule", action.rule))
+                    text, rule = self.text(entry, "if", "legal"), self.rule_of(entry, "a legal clause", action.rule)
                     reason = str(entry["if"]) if "reason" not in entry else fill_reason(
                         self.text(entry, "reason", "a legality condition"),
                         lambda formula: self.fixed_formula(formula, "reason's placeholder"))

@@ -15,7 +15,8 @@ from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
-from rulecraft.compiler.sizes import MAX_GRID, Sizes, compile_time_value
+from rulecraft.compiler.sizes import Sizes, compile_time_value
+from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
@@ -145,6 +146,9 @@ class BoardReader(Sizes):
                 spaces.append(pattern.fill({"row": str(r), "col": str(c), "col_letter": chr(ord("A") + c - 1),
                                             "row_letter": chr(ord("a") + r - 1)}))
                 coords.append((r, c))
+        longest = max(spaces, key=len, default="")
+        self.at_most(len(longest), MAX_SPACE_NAME, f"characters in the name '{longest[:20]}…'", grid.value_at("name"),
+                     "a space's name is written in every notation; use a shorter pattern")
         if len(set(spaces)) != len(spaces):
             raise SpecError("this name pattern gives two spaces the same name", grid.value_at("name"),
                             code="RC333")

@@ -9,9 +9,11 @@ the header and the pieces' ``at`` slots; a secret field's revealed flag follows 
 from __future__ import annotations
 
 from fractions import Fraction
+import math
 import re
 
 from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.limits import MAX_DIE_FACES, MAX_STATE_SLOTS, MAX_TABLE_CELLS
 from rulecraft.loader import Mapping, Sequence, Text, plain
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
@@ -22,6 +24,7 @@ from rulecraft.compiler.symbols import Attribute, Function, Procedure
 
 LANGUAGES = (1, 2)
 _HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\(\s*([\w\s,]*)\))?\s*\Z")
+_SMALLER_TABLE = "a table lists every cell in the spec; key it by a smaller range, or compute the value with a define:"
 
 
 class DeclarationsReader(Sizes):
@@ -139,6 +142,8 @@ class DeclarationsReader(Sizes):
             faces = spec["faces"]
             if not isinstance(faces, Sequence) or not faces:
                 raise SpecError("faces: lists the die's faces", spec.value_at("faces"), code="RC339")
+            self.at_most(len(faces), MAX_DIE_FACES, f"faces of die '{name}'", spec.value_at("faces"),
+                         "a die with that many faces is better a parameter chosen by a chance rule")
             if all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
                 kind, values = T.INT, list(faces)
             else:
@@ -194,6 +199,8 @@ class DeclarationsReader(Sizes):
             if "derived" in spec:
                 self._derived_field(item, spec)
             slot += size
+            self.at_most(slot, MAX_STATE_SLOTS, "state slots", state.where(name),
+                         "a field 'of: space' or 'of: piece' has a slot per space or piece; keep fewer such fields")
             if "until" in spec:
                 if str(spec["until"]) != "revealed" or visible != "owner":
                     raise SpecError("'until: revealed' goes with 'visible: owner'", spec.value_at("until"),
@@ -237,6 +244,8 @@ class DeclarationsReader(Sizes):
             if not isinstance(keys, Sequence) or not 1 <= len(keys) <= 2:
                 raise SpecError("keys: lists one or two key types", spec.value_at("keys"), code="RC342")
             key_irs = tuple(self._key(k, keys.at(i), enums) for i, k in enumerate(keys))
+            self.at_most(math.prod(len(k.labels) for k in key_irs), MAX_TABLE_CELLS, f"cells of table '{name}'",
+                         spec.value_at("keys"), _SMALLER_TABLE)
             value_type = T.parse_type(str(spec.get("type", "int")), enums)
             if value_type is None or isinstance(value_type, T.ListOf):
                 raise SpecError(f"unknown type '{spec.get('type')}'", spec.value_at("type"), code="RC340")
@@ -244,8 +253,8 @@ class DeclarationsReader(Sizes):
             labels = enums.get(str(value_type)[5:], ()) if str(value_type).startswith("enum:") else ()
             static = ir.StaticTable("table", str(name), values, value_type,
                                     offsets=tuple(k.offset for k in key_irs), doc=str(spec.get("doc", "")))
-            table = ir.TableIR(str(name), str(spec["rule"]), key_irs, value_type, values, tuple(labels),
-                               str(spec.get("doc", "")), static)
+            table = ir.TableIR(str(name), self.rule_of(spec, f"table '{name}'"), key_irs, value_type, values,
+                               tuple(labels), str(spec.get("doc", "")), static)
             self.symbols.tables[str(name)] = (table, [k.type for k in key_irs])
             result.append(table)
         return result
@@ -254,6 +263,7 @@ class DeclarationsReader(Sizes):
         bounds = self.fixed_range(word, position, "RC342")
         if bounds:
             low, high = bounds
+            self.at_most(high - low + 1, MAX_TABLE_CELLS, "table cells", position, _SMALLER_TABLE)
             return ir.KeyIR(T.INT, low, tuple(str(v) for v in range(low, high + 1)))
         word = str(word)
         kind = T.parse_type(word, enums)

@@ -14,8 +14,7 @@ from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.flow import _stops
 from rulecraft.compiler.sizes import Sizes
-
-MAX_PLIES = 1_000_000_000
+from rulecraft.limits import MAX_PLIES
 
 
 class EndingReader(Sizes):
@@ -26,11 +25,12 @@ class EndingReader(Sizes):
         result = []
         for trigger in self.listed(triggers, "triggers:", self.data.value_at("triggers")):
             self.keys(trigger, "a trigger", ("rule", "when", "do"), ("doc",))
-            body = self.effects.effects(self.text(trigger, "do", "trigger"), rule=str(trigger["rule"]))
+            rule = self.rule_of(trigger, "a trigger")
+            body = self.effects.effects(self.text(trigger, "do", "trigger"), rule=rule)
             if _stops(body):
                 raise SpecError("stop leaves a choice; it belongs in an action's effect, not in a "
                                 "trigger", trigger.value_at("do"), code="RC350")
-            result.append(ir.TriggerIR(str(trigger["rule"]), self.checker.condition(
+            result.append(ir.TriggerIR(rule, self.checker.condition(
                 self.text(trigger, "when", "trigger")), body))
         return result
 
@@ -49,7 +49,7 @@ class EndingReader(Sizes):
                 not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in span) or span[0] > span[1]):
             raise SpecError("range: is [lowest, highest], the bounds of every team's return",
                             end.value_at("range"), code="RC358")
-        return str(end["rule"]), team, returns, (span[0], span[1])
+        return self.rule_of(end, "end:"), team, returns, (span[0], span[1])
 
     def read_evaluation(self, evaluation, team: ir.Symbol, returns: ir.Expr) -> ir.Expr:
         """``evaluation:`` (a number for ``team``, which the returns' team symbol stands for),
@@ -74,7 +74,7 @@ class EndingReader(Sizes):
                 kind = "never_decreases"
                 formula = self.checker.formula(self.text(item, "never_decreases", "invariant"), {},
                                                T.INT, "formula")
-            result.append(ir.InvariantIR(str(item["name"]), str(item.get("rule", "")), kind, formula))
+            result.append(ir.InvariantIR(str(item["name"]), self.rule_of(item, "an invariant", ""), kind, formula))
         return result
 
     def read_limits(self, limits, team: ir.Symbol):

@@ -25,12 +25,12 @@ from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
 from rulecraft.runtime.tables import RETURN, STOP
+from rulecraft.limits import MAX_INLINED_NODES
 
 STEP_KINDS = ("do", "choose", "secret", "roll", "call")
 STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "call", "into", "by", "repeat", "when", "label", "doc")
 PHASE_KEYS = tuple(k for k in STEP_KEYS if k != "label") + ("steps", "next")
 CALLED_KEYS = tuple(k for k in PHASE_KEYS if k != "next")
-MAX_INLINED_NODES = 20_000      # the flow nodes that calls may make, copies included
 
 
 class FlowReader(Sizes):
@@ -136,7 +136,7 @@ class FlowReader(Sizes):
         if len(nodes) > MAX_INLINED_NODES:
             raise SpecError(f"the calls make more than {MAX_INLINED_NODES:,} flow nodes", step.value_at("call"),
                             code="RC347", hint="call fewer phases inside called phases")
-        entry = self._entry(step, phase, str(step.get("rule", rule)), nodes, owner_action)
+        entry = self._entry(step, phase, self.rule_of(step, "a step", rule), nodes, owner_action)
         start = len(nodes)
         labels = {name: start}
         self._body(self._called[name], name, nodes, labels, owner_action, calling + (name,))
@@ -165,7 +165,7 @@ class FlowReader(Sizes):
                     raise SpecError(f"'{key}:' does not go with call:", step.where(key), code="RC347")
             self._call(step, phase, rule, nodes, owner_action, calling)
             return
-        node = ir.NodeIR(len(nodes), kind, phase, str(step.get("rule", rule)), owner_action=owner_action)
+        node = ir.NodeIR(len(nodes), kind, phase, self.rule_of(step, "a step", rule), owner_action=owner_action)
         node.label = label
         allowed = {"do": (), "choose": ("by", "repeat"), "secret": ("by",), "roll": ("into",)}[kind]
         for key in ("by", "repeat", "into"):

@@ -11,13 +11,13 @@ collide with the module's own names.
 from __future__ import annotations
 
 import re
+from rulecraft.limits import MAX_NAME
 
 # the rule language's reserved words; the grammar's keywords are exactly these
 RESERVED = ("if", "then", "else", "and", "or", "not", "in", "for", "do", "where", "true", "false",
             "none", "goto", "stop", "finish", "reveal", "event", "let", "while", "limit", "until")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-MAX_NAME = 64
 
 
 def name_problem(word) -> str | None:

@@ -15,7 +15,8 @@ from pathlib import Path
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulecraft.errors import RuleSyntaxError
+from rulecraft.errors import RuleSyntaxError, SpecError
+from rulecraft.limits import MAX_FORMULA_DEPTH, MAX_INT_DIGITS
 from rulecraft.loader import Text
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -31,12 +32,13 @@ _DESCRIBE = {
 _STARTERS = {"NAME", "INT", "LPAR", "MINUS", "STRING", "LSQB"}
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    # no propagate_positions: it slows every parse by a third, and an error's position is found
-    # from the first token of the offending tree (expressions.ExpressionCompiler._where)
+@lru_cache(maxsize=2)
+def _parser(positions: bool = False) -> Lark:
+    # no propagate_positions but to point at a part too deeply nested: it slows every parse by a
+    # third, and an error's position is found from the first token of the offending tree
+    # (expressions.ExpressionCompiler._where)
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", strict=True,
-                propagate_positions=False, start=["start_formula", "start_effects"], lexer="basic",
+                propagate_positions=positions, start=["start_formula", "start_effects"], lexer="basic",
                 maybe_placeholders=True)
 
 
@@ -83,9 +85,44 @@ def _parse(text, start: str) -> Tree:
         raise RuleSyntaxError("this rule is empty", _at(text, 0), code="RC204",
                               hint="write a condition, a formula or effects here")
     try:
-        return _parser().parse(source, start=start)
+        tree = _parser().parse(source, start=start)
     except UnexpectedInput as error:
         raise _translate(error, text, source) from None
+    _check_size(tree, text, start)
+    return tree
+
+
+def _check_size(tree: Tree, text, start: str) -> None:
+    """Refuse a tree nested deeper than :data:`MAX_FORMULA_DEPTH` or holding a number of more
+    than :data:`MAX_INT_DIGITS` digits (SpecError RC363 where the part starts), walking it with
+    an explicit stack: every later stage is recursive, this check must not be."""
+    too_deep = _too_deep(tree)
+    if isinstance(too_deep, Token):
+        raise SpecError(f"this number has {len(too_deep):,} digits, at most {MAX_INT_DIGITS:,}",
+                        _at(text, too_deep.start_pos), code="RC363",
+                        hint="no count of a game is that large; use a smaller number")
+    if too_deep is not None:
+        # the tree keeps no positions (they slow every parse): parse again with them to point there
+        positioned = _too_deep(_parser(positions=True).parse(str(text), start=start))
+        raise SpecError(f"this rule string is nested more than {MAX_FORMULA_DEPTH} deep",
+                        _at(text, positioned.meta.start_pos), code="RC363",
+                        hint="name a part of it under define:, or write it with fewer nested parts")
+
+
+def _too_deep(tree: Tree):
+    """The first (outermost, leftmost) subtree of ``tree`` deeper than :data:`MAX_FORMULA_DEPTH`,
+    or else the first INT token of too many digits, or else None."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > MAX_INT_DIGITS:
+                return node
+        elif depth > MAX_FORMULA_DEPTH:
+            return node
+        else:
+            stack.extend((child, depth + 1) for child in reversed(node.children) if child is not None)
+    return None
 
 
 def _translate(error: UnexpectedInput, text, source: str) -> RuleSyntaxError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from rulecraft.errors import SpecError, did_you_mean
+from rulecraft.limits import MAX_PIECES
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
@@ -63,8 +64,8 @@ class PiecesReader(Shapes):
             listed = pieces["roster"]
             if not isinstance(listed, Sequence):
                 raise SpecError("roster: lists the pieces", pieces.value_at("roster"), code="RC337")
-            for index, entry in enumerate(listed):
-                roster.extend(self._roster_entry(entry, kinds, board))
+            for entry in listed:
+                roster.extend(self._roster_entry(entry, kinds, board, len(roster)))
         self.kinds, self.kind_symbols = tuple(kinds), tuple(symbols)
         self.kind_attributes = {k: tuple(v) for k, v in attributes.items()}
         self.pieces = tuple(roster)
@@ -135,7 +136,9 @@ class PiecesReader(Shapes):
                         steps.append((rows, cols))
         return tuple(steps)
 
-    def _roster_entry(self, entry, kinds, board: ir.BoardIR) -> list:
+    def _roster_entry(self, entry, kinds, board: ir.BoardIR, placed: int) -> list:
+        """The pieces of one roster entry, after the ``placed`` pieces of the entries before it;
+        RC337/RC338 for a malformed entry, RC362 past :data:`MAX_PIECES` in all."""
         self.keys(entry, "a roster entry", ("team",), ("kind", "number", "count", "at", "when"))
         if "when" in entry and not self._roster_condition(entry):
             return []
@@ -160,6 +163,8 @@ class PiecesReader(Shapes):
         for key, value in (("count", count), ("number", number)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise SpecError(f"{key}: is a whole number, 0 or more", entry.value_at(key), code="RC338")
+        self.at_most(placed + count * len(named), MAX_PIECES, "pieces in the roster", entry.value_at("count"),
+                     "a roster lists the pieces a game starts with; count fewer")
         return [ir.PieceIR(teams.index(team), kinds.index(str(kind)) if kind is not None else -1,
                            number + (i if "number" in entry else 0), at)
                 for team in named for i in range(count)]

@@ -2,13 +2,14 @@
 
 Each check refuses a value of the wrong shape at its own position with a stable code: RC320 (not
 a mapping or list), RC321 (unknown key, with a did-you-mean), RC322 (missing key), RC323 (not a
-text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id).
+text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id), RC361 (a
+rule id written as a number), RC362 (a size over its limit).
 """
 
 from __future__ import annotations
 
 from rulecraft.errors import Position, SpecError, did_you_mean
-from rulecraft.loader import Mapping, Sequence, Text
+from rulecraft.loader import Mapping, Sequence, Text, spelled_at
 from rulecraft.compiler import ir
 from rulecraft.compiler.names import name_problem
 from rulecraft.compiler.symbols import Symbols
@@ -86,9 +87,26 @@ class Shapes:
                                  "share one namespace")
         self.symbols.names[name] = value
 
-    def rule_of(self, mapping, where) -> str:
-        """The rule id (``rule:``) of ``mapping``, as a string; RC326 when it has none."""
+    def at_most(self, count: int, limit: int, what: str, position: Position, hint: str) -> int:
+        """``count`` when it is at most ``limit`` (one of :mod:`rulecraft.limits`); else RC362 at
+        ``position``, naming ``what`` is counted and the limit."""
+        if count > limit:
+            raise SpecError(f"this makes {count:,} {what}, more than the limit of {limit:,}", position,
+                            code="RC362", hint=hint)
+        return count
+
+    def rule_of(self, mapping, where, default: str | None = None) -> str:
+        """The rule id (``rule:``) of ``mapping``, as a string, else ``default``; RC326 when it has
+        neither. RC361 when the id is written as a bare number: YAML reads ``4.10`` as the number
+        4.1 and ``05`` as 5, so a rule id is always quoted."""
         if "rule" not in mapping:
+            if default is not None:
+                return default
             raise SpecError(f"{where} needs a rule id ('rule: \"4.1\"') naming its rulebook section",
                             mapping.position, code="RC326")
-        return str(mapping["rule"])
+        rule = mapping["rule"]
+        if isinstance(rule, (int, float)) and not isinstance(rule, bool):
+            written = spelled_at(mapping.value_at("rule")) or str(rule)
+            raise SpecError(f"the rule id {written} is read by YAML as the number {rule!r}, not as a text",
+                            mapping.value_at("rule"), code="RC361", hint=f'quote it: rule: "{written}"')
+        return str(rule)

@@ -15,9 +15,8 @@ from rulecraft.loader import Text
 from rulecraft.compiler import types as T
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.shapes import Shapes
+from rulecraft.limits import RANGE_BOUND
 
-RANGE_BOUND = 999_999_999
-MAX_GRID = 64                    # rows and columns of a grid, and the length in lines(n)
 _FIXED_HINT = "use whole numbers, options, named constants and arithmetic (+ - * // %)"
 
 

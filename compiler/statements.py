@@ -16,8 +16,7 @@ from rulecraft.compiler.facts import Scope, facts_of, global_facts, scope_of
 from rulecraft.compiler.sizes import compile_time_value
 from rulecraft.compiler.walk import nested, statements_exprs, walk
 from rulecraft.runtime.tables import FINISH, STOP
-
-MAX_ROUNDS = 1_000_000      # the largest limit of a while loop
+from rulecraft.limits import MAX_ROUNDS
 
 
 class Effects:

@@ -23,7 +23,7 @@ FAMILY_TITLES = {
 
 CODES = {
     "RC000": "any rulecraft error without a more precise code",
-    "RC100": "the spec's YAML cannot be used (family of RC101–RC104)",
+    "RC100": "the spec's YAML cannot be used (family of RC101–RC104, RC113–RC116)",
     "RC101": "the file is not valid YAML",
     "RC102": "a key appears twice in one mapping",
     "RC103": "a mapping key is not a plain word or number",
@@ -40,6 +40,15 @@ CODES = {
              "or under a file, a folder that cannot be written, or (`--log`) an existing file that is not the "
              "log resumed; refused before any work",
     "RC112": "`--resume` with `--seed` or `-O`: a resumed match keeps the log's seed and options",
+    "RC113": "a YAML file passing a size limit (see Limits): larger than `MAX_FILE_BYTES`, a line longer than "
+             "`MAX_LINE_CHARS`, more than `MAX_YAML_NODES` nodes, nested deeper than `MAX_YAML_DEPTH`, more than "
+             "`MAX_ALIAS_NODES` nodes reached through aliases (an alias bomb), or an alias inside its own anchor; "
+             "refused at the node or alias that passes it, before anything is built",
+    "RC114": "a YAML tag outside the 1.2 core schema (`!!set`, `!!python/…`, `!foo`), or a core tag that does "
+             "not fit its value (`!!int 0x10`, `!!bool 9`)",
+    "RC115": "a control character (other than tab and line breaks) in a YAML file, at its own line and column",
+    "RC116": "a whole number of more than `MAX_INT_DIGITS` digits, or a decimal number too large to compute "
+             "with (`1e999`)",
     "RC118": "`fmt` given a game it cannot find, or an output (`-o`, or the spec itself) it cannot write",
     "RC119": "`fmt --upgrade` of a spec that does not compile: fix its errors first (`rulecraft check`)",
     "RC200": "a rule string does not parse (family of RC201–RC204)",
@@ -47,7 +56,7 @@ CODES = {
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
     "RC203": "the rule string ends too early",
     "RC204": "the rule string is empty",
-    "RC300": "a mistake in the spec (family of RC301–RC360)",
+    "RC300": "a mistake in the spec (family of RC301–RC379)",
     "RC301": "unknown name, or a quoted text naming no team, space, kind or value",
     "RC302": "a function or table used as a plain name",
     "RC303": "unknown attribute, or a value that has no attributes",
@@ -118,6 +127,14 @@ CODES = {
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",
     "RC360": "a direction function (`step`, `ray`, `direction`) on a board that is not a grid",
+    "RC361": "a rule id written as a bare number (`rule: 4.10`, which YAML reads as 4.1): rule ids are quoted "
+             "(`rule: \"4.10\"`)",
+    "RC362": "a game passing a size limit (see Limits): more pieces than `MAX_PIECES`, a die of more faces than "
+             "`MAX_DIE_FACES`, a table of more cells than `MAX_TABLE_CELLS`, a parameter of more values than "
+             "`MAX_PARAM_VALUES`, more action ids than `MAX_ACTIONS`, a state of more slots than "
+             "`MAX_STATE_SLOTS`; the message names the limit and its value",
+    "RC363": "a rule string nested deeper than `MAX_FORMULA_DEPTH`, or holding a number of more than "
+             "`MAX_INT_DIGITS` digits",
     "RC370": "a name that would hide a parameter an action's then-steps or follow-up actions take from it "
              "(a follow-up's own parameter, a `let` or a loop variable)",
     "RC371": "a follow-up action reading a parameter that not every action offering it has with one type",

@@ -11,12 +11,19 @@ Source: YAML 1.2.2 specification, §10.3 (core schema).
 from __future__ import annotations
 
 from functools import partial
+import math
 import re
 
 import yaml
-from yaml.constructor import ConstructorError
+from yaml.composer import Composer
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent, SequenceStartEvent
+from yaml.nodes import ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from rulecraft.errors import Position, SpecLoadError
+from rulecraft.limits import (MAX_ALIAS_NODES, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_LINE_CHARS,
+                              MAX_YAML_DEPTH, MAX_YAML_NODES)
 
 
 class Text(str):
@@ -79,14 +86,111 @@ _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with the YAML 1.2 core schema and positioned results."""
+_CORE = "tag:yaml.org,2002:"
 
 
-class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """:class:`_Loader` on libyaml's parser when PyYAML has it: about ten times faster, with the
-    same nodes and marks. Its error messages differ, so a file it refuses is read again by
-    :class:`_Loader` for the message."""
+class _LimitedComposer(Composer):
+    """A composer that refuses, before anything is built, a file passing a size limit (RC113:
+    :data:`MAX_YAML_NODES` nodes, :data:`MAX_YAML_DEPTH` levels of nesting,
+    :data:`MAX_ALIAS_NODES` nodes reached through aliases, a recursive alias) or a tag outside
+    YAML 1.2's core schema (RC114), at the node, alias or tag that does.
+
+    An alias costs the nodes it stands for, its aliases expanded: that size is kept for every
+    composed node, so an alias bomb is refused at the alias that crosses the limit, never built.
+    """
+
+    def start_counting(self, path: str) -> None:
+        """Reset the counts for a new file at ``path``."""
+        self.spec_file = path
+        self._depth = self._nodes = self._through_aliases = 0
+        self._sizes: dict[int, int] = {}
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            self._count_alias(event)
+            return super().compose_node(parent, index)
+        self._nodes += 1
+        if self._nodes > MAX_YAML_NODES:
+            raise _too_large(self, event, f"this file holds more than {MAX_YAML_NODES:,} YAML nodes",
+                             "split the data, or write it more compactly (a range such as 1..6)")
+        if event.tag not in (None, "!"):
+            _check_tag(self, event)
+        nested = isinstance(event, CollectionStartEvent)
+        if nested:
+            self._depth += 1
+            if self._depth > MAX_YAML_DEPTH:
+                raise _too_large(self, event, f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep here",
+                                 "write the data flatter: no spec section nests that deep")
+        node = super().compose_node(parent, index)
+        self._depth -= nested
+        if isinstance(node, ScalarNode):
+            self._sizes[id(node)] = 1
+        else:
+            children = node.value if isinstance(node, SequenceNode) else [n for pair in node.value for n in pair]
+            self._sizes[id(node)] = 1 + sum(self._sizes[id(child)] for child in children)
+        return node
+
+    def _count_alias(self, event) -> None:
+        node = self.anchors.get(event.anchor)
+        if node is None:
+            return                      # an unknown anchor: the composer reports it
+        if id(node) not in self._sizes:
+            raise _too_large(self, event, f"the alias *{event.anchor} stands inside its own anchor",
+                             "a value cannot contain itself; write the repeated part out")
+        self._through_aliases += self._sizes[id(node)]
+        if self._through_aliases > MAX_ALIAS_NODES:
+            raise _too_large(self, event, f"with this alias the file reaches {self._through_aliases:,} nodes through "
+                             f"aliases, more than {MAX_ALIAS_NODES:,}",
+                             "write the repeated part out, or alias something smaller: aliases of aliases "
+                             "grow exponentially")
+
+
+def _too_large(loader, event, message: str, hint: str) -> SpecLoadError:
+    return SpecLoadError(message, _position(loader, event.start_mark), code="RC113", hint=hint)
+
+
+def _check_tag(loader, event) -> None:
+    """Refuse an explicit tag that is not one of YAML 1.2's core schema, or that does not fit its
+    value (``!!int 0x10``, ``!!bool 9``: the core tags mean what the plain value would): RC114."""
+    tag = event.tag
+    shown = "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+    if isinstance(event, ScalarEvent):
+        allowed = [_CORE + name for name in ("str", "int", "float", "bool", "null")]
+    else:
+        allowed = [_CORE + ("seq" if isinstance(event, SequenceStartEvent) else "map")]
+    if tag not in allowed:
+        raise SpecLoadError(f"the tag {shown} is not one of YAML 1.2's core schema here",
+                            _position(loader, event.start_mark), code="RC114",
+                            hint="remove the tag: a spec holds plain texts, numbers, true/false, null, lists "
+                                 "and mappings")
+    if isinstance(event, ScalarEvent) and tag != _CORE + "str" \
+            and loader.resolve(ScalarNode, event.value, (True, False)) != tag:
+        raise SpecLoadError(f"the tag {shown} does not fit the value {event.value[:40]!r}",
+                            _position(loader, event.start_mark), code="RC114",
+                            hint="remove the tag and write the value plainly: a decimal whole number, "
+                                 "true or false, null")
+
+
+class _Loader(_LimitedComposer, yaml.SafeLoader):
+    """SafeLoader with the YAML 1.2 core schema, the size limits and positioned results."""
+
+
+try:
+    from yaml._yaml import CParser
+except ImportError:                # PyYAML built without libyaml
+    _FastLoader = _Loader
+else:
+    class _FastLoader(_LimitedComposer, CParser, SafeConstructor, Resolver):
+        """:class:`_Loader` on libyaml's parser: several times faster, with the same events and
+        marks (the nodes are composed in Python, to count them). Its error messages differ, so a
+        file it refuses is read again by :class:`_Loader` for the message."""
+
+        def __init__(self, stream):
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            Composer.__init__(self)
 
 
 for _class in (_Loader, _FastLoader):
@@ -102,7 +206,21 @@ def _position(loader: _Loader, mark) -> Position:
 
 
 def _construct_int(loader: _Loader, node) -> int:
+    digits = len(node.value.lstrip("+-"))
+    if digits > MAX_INT_DIGITS:
+        raise SpecLoadError(f"this whole number has {digits:,} digits, at most {MAX_INT_DIGITS:,}",
+                            _position(loader, node.start_mark), code="RC116",
+                            hint="no count of a game is that large; write a smaller number")
     return int(node.value, 10)
+
+
+def _construct_float(loader: _Loader, node) -> float:
+    value = float(node.value)
+    if not math.isfinite(value):
+        raise SpecLoadError(f"the number {node.value[:40]} is too large to compute with (beyond ±1.8e308)",
+                            _position(loader, node.start_mark), code="RC116",
+                            hint="write a number a game can reach, such as -1000 and 1000")
+    return value
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -154,6 +272,7 @@ def _construct_sequence(loader: _Loader, node) -> Sequence:
 
 for _class in (_Loader, _FastLoader):
     _class.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _class.add_constructor("tag:yaml.org,2002:float", _construct_float)
     _class.add_constructor("tag:yaml.org,2002:str", _construct_str)
     _class.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
     _class.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
@@ -213,6 +332,7 @@ def load_yaml(path: str, text: str | None = None):
     """
     if text is None:
         text = read_spec(path)
+    _check_characters(path, text)
     try:
         return _load(_FastLoader, path, text)
     except SpecLoadError:
@@ -233,15 +353,56 @@ def load_yaml(path: str, text: str | None = None):
                             code="RC101") from None
 
 
+# what YAML allows in a file: tab, line breaks and printable characters (YAML 1.2.2, §5.1)
+_UNPRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def _check_characters(path: str, text: str) -> None:
+    """Refuse a file larger than :data:`MAX_FILE_BYTES`, a line longer than
+    :data:`MAX_LINE_CHARS` (RC113) or a character YAML does not allow (RC115), at its own line
+    and column (PyYAML would name only its offset in the file)."""
+    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise SpecLoadError(f"this file is larger than {MAX_FILE_BYTES >> 20} MiB, at most "
+                            f"{MAX_FILE_BYTES:,} bytes", Position(path, 1, 1), code="RC113",
+                            hint="a spec and its texts are far smaller; split the file")
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise SpecLoadError(f"this line is {len(line):,} characters long, at most {MAX_LINE_CHARS:,}",
+                                Position(path, number, MAX_LINE_CHARS + 1), code="RC113",
+                                hint="break it: a long text can be a block (|) over several lines")
+    found = _UNPRINTABLE.search(text)
+    if found:
+        start = text.rfind("\n", 0, found.start()) + 1
+        raise SpecLoadError(f"the control character U+{ord(found.group()):04X} cannot appear in a YAML file",
+                            Position(path, text.count("\n", 0, start) + 1, found.start() - start + 1),
+                            code="RC115", hint="delete it (it is invisible: often pasted by mistake); in a "
+                                               "double-quoted text an escape such as \\t is allowed")
+
+
 def _load(loader_class, path: str, text: str):
     """The positioned data of ``text`` read by ``loader_class``; YAML errors propagate."""
     loader = loader_class(text)
-    loader.spec_file = path
+    loader.start_counting(path)
     loader.spec_text = text
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+_PLAIN_NUMBER = re.compile(r"[-+0-9.eE]+")
+
+
+def spelled_at(position: Position) -> str | None:
+    """How the plain number at ``position`` of its file is written (``4.10``, where YAML read
+    4.1), or None when the file cannot be read or holds no number there."""
+    try:
+        with open(position.file, encoding="utf-8") as handle:
+            line = handle.read().split("\n")[position.line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return None
+    found = _PLAIN_NUMBER.match(line, position.column - 1)
+    return found.group() if found else None
 
 
 def plain(value):

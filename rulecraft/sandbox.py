@@ -38,12 +38,8 @@ from jinja2.runtime import LoopContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from rulecraft.errors import Position
+from rulecraft.limits import MAX_LOOP_DEPTH, MAX_OUTPUT, MAX_POWER_BITS, MAX_REPEAT, MAX_WIDTH
 
-MAX_OUTPUT = 200_000          # characters one text may render to
-MAX_REPEAT = 10_000           # items (characters) a `*` may make of a string or list
-MAX_POWER_BITS = 256          # bits an integer `**` may make
-MAX_WIDTH = 100               # width or precision of a `%` conversion
-MAX_LOOP_DEPTH = 2            # nested for-loops
 
 FILTERS = ("abs", "capitalize", "count", "d", "default", "dictsort", "first", "float", "groupby",
            "int", "items", "join", "last", "length", "list", "lower", "map", "max", "min",

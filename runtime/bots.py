@@ -20,6 +20,7 @@ from typing import Protocol
 
 from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
 from rulecraft.runtime.mcts import MAX_ITERATIONS, ISMCTSBot, MCTSBot
+from rulecraft.limits import MAX_SECONDS
 
 
 class Bot(Protocol):
@@ -82,8 +83,6 @@ class GreedyBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}
 #: the bots that take a budget: ``name:N`` (N iterations per decision) or ``name:Ts`` (T seconds)
 BUDGETED = ("mcts", "ismcts")
-#: the largest time budget ``name:Ts`` accepts, in seconds per decision
-MAX_SECONDS = 600.0
 
 
 def per_side(spec: str) -> dict[str, str] | None:

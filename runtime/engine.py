@@ -20,11 +20,10 @@ from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayEr
 from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
                                       SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 from rulecraft.runtime.template import FieldTemplate
+from rulecraft.limits import MAX_AUTOMATIC_STEPS, MAX_SAVED_STATE_CHARS
 
 CHANCE = -1
 TERMINAL = -4
-MAX_AUTOMATIC_STEPS = 100_000   # automatic flow steps between two decisions before it is a loop
-MAX_SAVED_STATE_CHARS = 1 << 22  # the longest JSON text state_from_json reads
 RULE_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError)  # a formula failed to compute
 
 

@@ -32,11 +32,11 @@ from rulecraft import __version__
 from rulecraft.errors import IllegalActionError, LogError
 from rulecraft.runtime.engine import CHANCE, Game, State
 from rulecraft.runtime.match import CHANCE_MODES, Match, chance_outcome, commit
+from rulecraft.limits import MAX_LOG_BYTES
 
 FORMAT = "rulecraft-log"
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-MAX_LOG_BYTES = 64 << 20        # the largest log file read
 _HEX16, _HEX32, _HEX64 = (re.compile(f"[0-9a-f]{{{n}}}") for n in (16, 32, 64))
 
 

@@ -35,11 +35,9 @@ import time
 
 from rulecraft.errors import PlayError
 from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
+from rulecraft.limits import MAX_ITERATIONS
 
 __all__ = ["ISMCTSBot", "MAX_ITERATIONS", "MCTSBot", "determinise"]
-
-#: the most iterations one decision searches, whatever the budget
-MAX_ITERATIONS = 100_000
 
 
 def _squash(x: float) -> float:

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import re
 
 from rulecraft.errors import Position, SpecError
+from rulecraft.limits import MAX_TEMPLATE
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-MAX_LENGTH = 1000          # characters of a template: a notation or a space name is one short line
 GRID_FIELDS = ("row", "col", "col_letter", "row_letter")   # what a grid's ``name:`` may write
 
 
@@ -67,8 +67,8 @@ class FieldTemplate:
         file:line:col, else ``position``.
         """
         source = str(text)
-        if len(source) > MAX_LENGTH:
-            raise _error(text, MAX_LENGTH, f"{what} is longer than {MAX_LENGTH} characters",
+        if len(source) > MAX_TEMPLATE:
+            raise _error(text, MAX_TEMPLATE, f"{what} is longer than {MAX_TEMPLATE} characters",
                          code, position)
         parts: list[Part] = []
         literal: list[str] = []

@@ -32,7 +32,7 @@ import sys
 import pytest
 
 from rulecraft.compiler import compile_source, find_game, load_rules
-from rulecraft import codes
+from rulecraft import codes, limits
 from rulecraft.compiler import library, reader
 from rulecraft.compiler.parser import GRAMMAR_PATH, parse_effects, parse_formula
 from rulecraft.runtime import scenario as scenarios
@@ -44,6 +44,7 @@ DOC = ROOT / "docs" / "spec-reference.md"
 SOURCE_FOLDERS = ("compiler", "runtime", "rulecraft", "site")
 # generated tables of the document: (start marker, end marker, the function writing the table)
 GENERATED = {"library": ("<!-- library:start -->", "<!-- library:end -->"),
+             "limits": ("<!-- limits:start -->", "<!-- limits:end -->"),
              "codes": ("<!-- codes:start -->", "<!-- codes:end -->")}
 PLAYOUTS = 20
 
@@ -94,7 +95,7 @@ def library_table() -> str:
 
 def generated(kind: str) -> str:
     """The table the document holds between the ``kind`` markers, as it should be."""
-    return library_table() if kind == "library" else codes.reference_table()
+    return {"library": library_table, "limits": limits.reference_table, "codes": codes.reference_table}[kind]()
 
 
 def written(text: str, kind: str) -> tuple[int, int]:
@@ -104,7 +105,7 @@ def written(text: str, kind: str) -> tuple[int, int]:
 
 
 def write_generated_tables() -> None:
-    """Rewrite the generated tables (standard library, error codes) in the document."""
+    """Rewrite the generated tables (standard library, limits, error codes) in the document."""
     text = doc_text()
     for kind in GENERATED:
         start, end = written(text, kind)
@@ -245,7 +246,7 @@ def test_generated_tables_are_current(kind):
     text = doc_text()
     start, end = written(text, kind)
     assert text[start:end].strip() == generated(kind), \
-        "run 'python3 tests/test_reference_doc.py' to regenerate the library table"
+        "run 'python3 tests/test_reference_doc.py' to regenerate the generated tables"
     for name in library.REFERENCE:
         assert f"| `{name}` |" in text
 
@@ -314,4 +315,4 @@ def test_every_error_code_is_documented():
 
 if __name__ == "__main__":
     write_generated_tables()
-    sys.stdout.write(f"rewrote the standard-library and error-code tables in {DOC}\n")
+    sys.stdout.write(f"rewrote the standard-library, limits and error-code tables in {DOC}\n")

@@ -56,7 +56,17 @@ def _edit_text(root: Path, language: str, change) -> None:
     path = _game_dir(root) / "text" / f"{language}.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True, sort_keys=False, width=1000),
+                    encoding="utf-8")
+
+
+class _QuotingDumper(yaml.SafeDumper):
+    """PyYAML's YAML 1.1 dumper leaves a hash such as 43e090160310 unquoted, which YAML 1.2
+    reads as a number (too large a one: RC116): every text is written double-quoted."""
+
+
+_QuotingDumper.add_representer(str, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text,
+                                                                                 style='"'))
 
 
 def _problems(root: Path, languages=LANGUAGES, **filters) -> list:

@@ -54,9 +54,7 @@ import pyspiel
 from rulecraft.runtime.engine import SLOT_PC, Game, State
 from rulecraft.runtime.registry import register as remember_game
 from rulecraft.runtime.render import render_text
-
-INFO_STATE_TENSOR_LIMIT = 1 << 16
-"""The largest information-state tensor (in floats) a game type offers."""
+from rulecraft.limits import INFO_STATE_TENSOR_LIMIT
 
 
 # ---------- the game's type and info ----------

@@ -147,13 +147,26 @@ class DeadEndError(PlayError):
 
 
 class RuleFailure(PlayError):
-    """A formula of the rules failed to compute (a division by zero) while an action was
-    applied or a bot looked ahead; the state is unchanged."""
+    """A formula of the spec failed to compute (a division by zero) while the game was set up or
+    played, or a bot looked ahead; the state is unchanged.
+
+    ``section`` names where the rules were (``"phase play (rule 2)"``, ``"end: returns"``);
+    ``position``, when known, is the spec formula that failed, printed gcc-style with its line
+    and a caret like a :class:`SpecError`."""
 
     code = "RC404"
 
+    def __init__(self, message: str, *, section: str | None = None, position: Position | None = None,
+                 code: str | None = None):
+        super().__init__(message, code=code)
+        self.section = section
+        self.position = position
 
-class RuleFault(PlayError):
+    def __str__(self) -> str:
+        return report("error", self.code, self.message, self.position)
+
+
+class RuleFault(RuleFailure):
     """A rule met a value it cannot use while the game was played: an attribute of none, a
     table key outside the table. The message names the spec position; the engine leaves the
     state as it was before the action."""

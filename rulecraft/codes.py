@@ -126,8 +126,9 @@ CODES = {
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
     "RC403": "chance outcomes asked of a state that is not a chance node",
-    "RC404": "a formula failed while an action was applied or a bot looked ahead (a division by zero); "
-             "the state is left unchanged",
+    "RC404": "a formula failed while the game was set up or played, or a bot looked ahead (a division by "
+             "zero); the error names the phase or section and the formula's spec line, and the state is left "
+             "unchanged",
     "RC405": "a rule met a value it cannot use while the game was played (an attribute of none, a table "
              "key outside the table, `by:` giving none); the message names the spec line and the state "
              "is left unchanged",

@@ -9,7 +9,7 @@ import pytest
 from rulecraft.compiler import load_rules
 from rulecraft.errors import RuleFailure, RuleFault
 from rulecraft.runtime.engine import Game
-from tests.helpers import invoke, observables, spec_folder
+from helpers import invoke, observables, spec_folder
 
 # setup makes total 1; each bump adds 1; at 3 the game is over. Each test swaps one formula for
 # one that fails once total is 2 (after the first bump) or 3 (at the end).

@@ -20,15 +20,13 @@ from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
 from rulecraft.runtime.tables import RETURN, STOP
 
 STEP_KINDS = ("do", "choose", "secret", "roll", "call")
-STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "call", "into", "by", "repeat", "when", "label", "doc")
-PHASE_KEYS = tuple(k for k in STEP_KEYS if k != "label") + ("steps", "next")
-CALLED_KEYS = tuple(k for k in PHASE_KEYS if k != "next")
 MAX_INLINED_NODES = 20_000      # the flow nodes that calls may make, copies included
 
 
@@ -56,7 +54,7 @@ class FlowReader(Sizes):
         self._phase_names: set = set()
         self._flow_names = {str(p.get("phase")) for p in list(setup) + list(turn) if isinstance(p, Mapping)}
         for phase in called:
-            self.keys(phase, "a called phase", ("phase",), CALLED_KEYS)
+            self.declared(phase, "a called phase", schema.CALLED_PHASE)
             name = self._phase_name(phase, seen)
             self._called[name] = phase
         for phase in setup:
@@ -79,7 +77,7 @@ class FlowReader(Sizes):
         return name
 
     def _phase(self, phase, nodes, seen):
-        self.keys(phase, "a phase", ("phase",), PHASE_KEYS)
+        self.declared(phase, "a phase", schema.PHASE)
         name = self._phase_name(phase, seen)
         self.symbols.goto_targets[name] = len(nodes)
         self._phase_names.add(name)
@@ -145,7 +143,7 @@ class FlowReader(Sizes):
             entry.target = len(nodes) - 1
 
     def _step(self, step, phase, rule, nodes, owner_action=None, labels=None, calling=()):
-        self.keys(step, "a step", (), STEP_KEYS)
+        self.declared(step, "a step", schema.STEP)
         kinds = [k for k in STEP_KINDS if k in step]
         if len(kinds) != 1:
             raise SpecError("a step does exactly one of do:, choose:, secret:, roll: or call:", step.position,
@@ -228,7 +226,7 @@ class FlowReader(Sizes):
                             phase.value_at("next"), code="RC375")
         body: list = []
         for index in reversed(range(len(cases))):
-            case = self.keys(cases[index], "a next: case", ("phase",), ("if",))
+            case = self.declared(cases[index], "a next: case", schema.NEXT_CASE)
             jump = self._jump_to(self.text(case, "phase", "next:"), targets)
             if "if" in case:
                 test = self.checker.condition(self.text(case, "if", "next:"))

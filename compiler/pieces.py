@@ -14,6 +14,7 @@ from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.shapes import Shapes
 from rulecraft.compiler.symbols import Attribute
@@ -30,7 +31,7 @@ class PiecesReader(Shapes):
         """The pieces; returns the ``at`` field. RC320–RC325, RC337, RC338."""
         kinds, attributes, symbols, roster, steps = [], {}, [], [], set()
         if pieces is not None:
-            self.keys(pieces, "pieces:", ("roster",), ("kinds",))
+            self.declared(pieces, "pieces:", schema.PIECES)
             kind_specs = pieces.get("kinds") or Mapping()
             entries = self.entries(kind_specs, "pieces: kinds:", pieces.value_at("kinds"))
             symbols = [None] * len(entries)
@@ -136,7 +137,7 @@ class PiecesReader(Shapes):
         return tuple(steps)
 
     def _roster_entry(self, entry, kinds, board: ir.BoardIR) -> list:
-        self.keys(entry, "a roster entry", ("team",), ("kind", "number", "count", "at", "when"))
+        self.declared(entry, "a roster entry", schema.ROSTER_ENTRY)
         if "when" in entry and not self._roster_condition(entry):
             return []
         teams = self.teams

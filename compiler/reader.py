@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping
-from rulecraft.compiler import ir, library
+from rulecraft.compiler import ir, library, schema
 from rulecraft.compiler import types as T
 from rulecraft.compiler.actions import ActionsReader
 from rulecraft.compiler.board import DIRECTION_LISTS, DIRECTION_NAMES, BoardReader, grid_lines
@@ -23,9 +23,7 @@ from rulecraft.compiler.pieces import PiecesReader
 from rulecraft.compiler.statements import Effects
 from rulecraft.compiler.symbols import Symbols
 
-SECTIONS = ("game", "options", "enums", "board", "pieces", "dice", "state", "tables", "define",
-            "procedures", "setup", "turn", "phases", "actions", "triggers", "end", "evaluation", "invariants",
-            "limits", "open_questions")
+SECTIONS = schema.SPEC.keys
 
 
 class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, EndingReader):

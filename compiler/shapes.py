@@ -11,6 +11,7 @@ from rulecraft.errors import Position, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler.names import name_problem
+from rulecraft.compiler.schema import Keyed
 from rulecraft.compiler.symbols import Symbols
 
 
@@ -57,6 +58,11 @@ class Shapes:
             if key not in mapping:
                 raise SpecError(f"{where} needs '{key}:'", mapping.position, code="RC322")
         return mapping
+
+    def declared(self, mapping, where: str, shape: Keyed):
+        """Check ``mapping`` has the keys its declared ``shape`` (:mod:`schema`) requires and no
+        other; returns it. RC320 (not a mapping), RC321 (unknown key), RC322 (missing key)."""
+        return self.keys(mapping, where, tuple(shape.required), tuple(shape.optional))
 
     def text(self, mapping, key, where) -> Text:
         """``mapping[key]`` as a :class:`Text` (a number becomes its text, positioned at the

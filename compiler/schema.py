@@ -1,0 +1,163 @@
+"""The declared shape of a spec: every section, its keys and the kind of value each key takes.
+
+One declaration serves two readers. The section readers take the keys a mapping may and must have
+from it (:meth:`rulecraft.compiler.shapes.Shapes.declared`: RC321 for an unknown key, RC322 for a
+missing one), and :func:`json_schema` turns it into a JSON Schema (draft 2020-12) that editors use
+to complete and check a spec as it is written (``rulecraft schema``; ``docs/spec.schema.json``).
+
+The value kinds are what YAML must hold there: :data:`TEXT` a text (a rule string, a formula; a
+number is read as its text), :data:`NAME` a name, :data:`WHOLE` a whole number, :data:`SIZE` a
+whole number or a formula of options, :data:`FLAG` true or false, :class:`Listed`, :class:`Named`
+(a mapping from names the designer chooses), :class:`Keyed` (a mapping of fixed keys),
+:class:`Either`, :class:`Word` (one of some words) and :data:`ANY`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import json
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of scalar value, as JSON Schema ``type`` words."""
+
+    types: tuple
+    doc: str
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema."""
+        types = list(self.types)
+        return {"type": types[0] if len(types) == 1 else types, "description": self.doc} if types else \
+            {"description": self.doc}
+
+
+@dataclass(frozen=True)
+class Word:
+    """One of ``words``."""
+
+    words: tuple
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema."""
+        return {"enum": list(self.words)}
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A list whose items are ``item``."""
+
+    item: object
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema."""
+        return {"type": "array", "items": self.item.schema()}
+
+
+@dataclass(frozen=True)
+class Named:
+    """A mapping from names the designer chooses to values of ``value``."""
+
+    value: object
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema."""
+        return {"type": "object", "additionalProperties": self.value.schema()}
+
+
+@dataclass(frozen=True)
+class Either:
+    """A value of one of ``kinds``."""
+
+    kinds: tuple
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema."""
+        return {"anyOf": [kind.schema() for kind in self.kinds]}
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A mapping of fixed keys: ``required`` and ``optional`` map each key to its kind."""
+
+    required: dict
+    optional: dict = field(default_factory=dict)
+
+    @property
+    def keys(self) -> tuple:
+        """Every key the mapping may have."""
+        return (*self.required, *self.optional)
+
+    def schema(self) -> dict:
+        """This kind as a JSON Schema: no key outside the declared ones."""
+        shaped = {"type": "object",
+                  "properties": {key: kind.schema() for key, kind in {**self.required, **self.optional}.items()},
+                  "additionalProperties": False}
+        if self.required:
+            shaped["required"] = list(self.required)
+        return shaped
+
+
+TEXT = Kind(("string", "number"), "a text: a rule string, a formula or a condition")
+NAME = Kind(("string",), "a name: a letter, then letters, digits or _")
+RULE = Kind(("string",), "a rule id, quoted: \"4.10\"")
+WHOLE = Kind(("integer",), "a whole number")
+SIZE = Kind(("integer", "string"), "a whole number, or a formula of options")
+FLAG = Kind(("boolean",), "true or false")
+ANY = Kind((), "any value")
+NUMBER = Kind(("number",), "a number")
+NAMES = Either((NAME, Listed(NAME)))
+
+GAME = Keyed({"id": NAME, "title": TEXT, "teams": Listed(NAME)},
+             {"version": TEXT, "source": Named(ANY), "summary": TEXT, "language": WHOLE})
+OPTION = Keyed({"type": Word(("int", "bool", "choice")), "default": Either((TEXT, FLAG))},
+               {"values": Listed(NAME), "min": WHOLE, "max": WHOLE, "doc": TEXT})
+GRID = Keyed({"rows": SIZE, "columns": SIZE}, {"name": TEXT, "playable": TEXT})
+BOARD = Keyed({}, {"grid": GRID, "spaces": Listed(Named(Either((TEXT, FLAG)))),
+                   "adjacent": TEXT, "attributes": Named(TEXT), "areas": Named(TEXT),
+                   "coordinates": Keyed({"row": TEXT, "column": TEXT})})
+ROSTER_ENTRY = Keyed({"team": NAME}, {"kind": NAME, "number": WHOLE, "count": WHOLE, "at": NAME, "when": TEXT})
+PIECES = Keyed({"roster": Listed(ROSTER_ENTRY)}, {"kinds": Named(Named(Either((TEXT, Listed(ANY)))))})
+DIE = Keyed({"faces": Listed(Either((WHOLE, NAME)))})
+FIELD = Keyed({"type": NAME}, {"of": NAME, "initial": Either((TEXT, FLAG)), "derived": TEXT,
+                               "visible": Word(("all", "owner")), "until": Word(("revealed",)), "show": FLAG,
+                               "doc": TEXT})
+TABLE = Keyed({"rule": RULE, "keys": Listed(Either((TEXT, Listed(TEXT)))), "values": Either((Listed(ANY), Named(ANY)))},
+              {"doc": TEXT, "type": NAME})
+_STEP_KINDS = {"rule": RULE, "do": TEXT, "choose": NAMES, "secret": NAMES, "roll": NAME, "call": NAME,
+               "into": TEXT, "by": Either((TEXT, Listed(TEXT))), "repeat": TEXT, "when": TEXT}
+STEP = Keyed({}, {**_STEP_KINDS, "label": NAME, "doc": TEXT})
+NEXT_CASE = Keyed({"phase": NAME}, {"if": TEXT})
+NEXT = Either((NAME, Listed(NEXT_CASE)))
+PHASE = Keyed({"phase": NAME}, {**_STEP_KINDS, "steps": Listed(STEP), "next": NEXT, "doc": TEXT})
+CALLED_PHASE = Keyed({"phase": NAME}, {**_STEP_KINDS, "steps": Listed(STEP), "doc": TEXT})
+PARAMETER = Keyed({"type": NAME, "from": TEXT})
+LEGAL_ENTRY = Keyed({"if": TEXT}, {"rule": RULE, "reason": TEXT})
+ACTION = Keyed({"rule": RULE}, {"params": Named(Either((TEXT, PARAMETER))),
+                                "legal": Either((TEXT, LEGAL_ENTRY, Listed(Either((TEXT, LEGAL_ENTRY))))),
+                                "effect": TEXT, "then": Listed(STEP), "notation": TEXT, "doc": TEXT})
+TRIGGER = Keyed({"rule": RULE, "when": TEXT, "do": TEXT}, {"doc": TEXT})
+END = Keyed({"rule": RULE, "returns": TEXT}, {"range": Listed(NUMBER), "doc": TEXT})
+INVARIANT = Keyed({"name": TEXT}, {"holds": TEXT, "never_decreases": TEXT, "rule": RULE, "doc": TEXT})
+LIMITS = Keyed({"max_plies": SIZE}, {"on_limit": TEXT})
+OPEN_QUESTION = Keyed({"id": NAME, "section": TEXT, "question": TEXT, "resolution": TEXT}, {"option": NAME})
+
+SPEC = Keyed({"game": GAME, "turn": Listed(PHASE), "end": END},
+             {"options": Named(OPTION), "enums": Named(Listed(NAME)), "board": BOARD, "pieces": PIECES,
+              "dice": Named(DIE), "state": Named(Either((NAME, FIELD))), "tables": Named(TABLE), "define": Named(TEXT),
+              "procedures": Named(TEXT), "setup": Listed(PHASE), "phases": Listed(CALLED_PHASE),
+              "actions": Named(ACTION), "triggers": Listed(TRIGGER), "evaluation": TEXT,
+              "invariants": Listed(INVARIANT), "limits": LIMITS, "open_questions": Listed(OPEN_QUESTION)})
+
+
+def json_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of a spec file, generated from :data:`SPEC`."""
+    return {"$schema": SCHEMA_DIALECT, "title": "rulecraft game spec (game.yaml)",
+            **SPEC.schema()}
+
+
+def json_schema_text() -> str:
+    """:func:`json_schema` as the JSON text ``rulecraft schema`` prints and the docs publish."""
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"

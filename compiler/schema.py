@@ -27,6 +27,15 @@ class Kind:
     types: tuple
     doc: str
 
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return self.doc
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is of this kind."""
+        return not self.types or any(_JSON_TYPES[word](value) for word in self.types)
+
     def schema(self) -> dict:
         """This kind as a JSON Schema."""
         types = list(self.types)
@@ -40,6 +49,15 @@ class Word:
 
     words: tuple
 
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return "one of " + ", ".join(self.words)
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is a text (which word it is, its reader checks)."""
+        return isinstance(value, str)
+
     def schema(self) -> dict:
         """This kind as a JSON Schema."""
         return {"enum": list(self.words)}
@@ -50,6 +68,16 @@ class Listed:
     """A list whose items are ``item``."""
 
     item: object
+    code: str | None = None     # the code refusing something else here, if not the usual RC320
+
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return "a list"
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is a list (its items, its reader checks)."""
+        return isinstance(value, list)
 
     def schema(self) -> dict:
         """This kind as a JSON Schema."""
@@ -62,6 +90,15 @@ class Named:
 
     value: object
 
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return "a mapping of names to values"
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is a mapping."""
+        return isinstance(value, dict)
+
     def schema(self) -> dict:
         """This kind as a JSON Schema."""
         return {"type": "object", "additionalProperties": self.value.schema()}
@@ -72,6 +109,15 @@ class Either:
     """A value of one of ``kinds``."""
 
     kinds: tuple
+
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return " or ".join(kind.expected for kind in self.kinds)
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is of one of the kinds."""
+        return any(kind.accepts(value) for kind in self.kinds)
 
     def schema(self) -> dict:
         """This kind as a JSON Schema."""
@@ -90,6 +136,19 @@ class Keyed:
         """Every key the mapping may have."""
         return (*self.required, *self.optional)
 
+    @property
+    def expected(self) -> str:
+        """What a value of this kind is, in words."""
+        return "a mapping of " + ", ".join(f"{key}:" for key in self.keys)
+
+    def accepts(self, value) -> bool:
+        """Whether the YAML ``value`` is a mapping (its keys, :meth:`Shapes.declared` checks)."""
+        return isinstance(value, dict)
+
+    def kind_of(self, key):
+        """The declared kind of the value of ``key``."""
+        return self.required.get(key) or self.optional[key]
+
     def schema(self) -> dict:
         """This kind as a JSON Schema: no key outside the declared ones."""
         shaped = {"type": "object",
@@ -100,9 +159,14 @@ class Keyed:
         return shaped
 
 
-TEXT = Kind(("string", "number"), "a text: a rule string, a formula or a condition")
-NAME = Kind(("string",), "a name: a letter, then letters, digits or _")
-RULE = Kind(("string",), "a rule id, quoted: \"4.10\"")
+_JSON_TYPES = {"string": lambda v: isinstance(v, str),
+               "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+               "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+               "boolean": lambda v: isinstance(v, bool)}
+
+TEXT = Kind(("string", "number"), "a text (a rule string, a formula, a condition)")
+NAME = Kind(("string",), "a name")
+RULE = Kind(("string",), "a rule id (quoted: \"4.10\")")
 WHOLE = Kind(("integer",), "a whole number")
 SIZE = Kind(("integer", "string"), "a whole number, or a formula of options")
 FLAG = Kind(("boolean",), "true or false")
@@ -110,7 +174,7 @@ ANY = Kind((), "any value")
 NUMBER = Kind(("number",), "a number")
 NAMES = Either((NAME, Listed(NAME)))
 
-GAME = Keyed({"id": NAME, "title": TEXT, "teams": Listed(NAME)},
+GAME = Keyed({"id": NAME, "title": TEXT, "teams": Listed(NAME, "RC327")},
              {"version": TEXT, "source": Named(ANY), "summary": TEXT, "language": WHOLE})
 OPTION = Keyed({"type": Word(("int", "bool", "choice")), "default": Either((TEXT, FLAG))},
                {"values": Listed(NAME), "min": WHOLE, "max": WHOLE, "doc": TEXT})

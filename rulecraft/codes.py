@@ -117,6 +117,8 @@ CODES = {
     "RC358": "`end: range:` is not `[lowest, highest]`",
     "RC359": "`game: language:` is not a version of the rule language (1 or 2)",
     "RC360": "a direction function (`step`, `ray`, `direction`) on a board that is not a grid",
+    "RC367": "a value of another kind than its key takes (a number where a list goes, `null` where a name goes, "
+             "a text where a whole number goes, ...): the error says what the spec's shape expects there",
     "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
              "or `call:` that names no phase of `phases:`",
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",
@@ -268,6 +270,8 @@ HINTS = {
     "RC358": "write `range: [lowest, highest]` with the lowest and highest return",
     "RC359": "write `language: 2` (or leave it out for version 1)",
     "RC360": "use `step`, `ray` and `direction` on a grid board only",
+    "RC367": "write the value as the error says (the JSON Schema `rulecraft schema` prints shows each key's kind); "
+             "quote a number meant as a text, and leave a number meant as a number unquoted",
     "RC375": "name a phase of `setup:`/`turn:` in `next:` (give every case but the last an `if:`), and a "
              "phase of `phases:` in `call:`",
     "RC376": "break the cycle: a called phase may not call itself, directly or through others",

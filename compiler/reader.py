@@ -49,7 +49,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             if key not in SECTIONS:
                 raise SpecError(f"unknown section '{key}'", data.where(key), code="RC321",
                                 hint=did_you_mean(str(key), SECTIONS) or "sections: " + ", ".join(SECTIONS))
-        for key in ("game", "turn", "end"):
+        for key in schema.SPEC.required:
             if key not in data:
                 raise SpecError(f"the spec needs a '{key}:' section", data.position, code="RC322")
         meta = self.read_game(data["game"])

@@ -103,13 +103,17 @@ def test_by_giving_none_says_so(tmp_path):
     assert "by: gave none, not a team" in str(raised.value)
 
 
-def test_a_failing_setup_step_names_its_phase_and_line(tmp_path):
-    game, line = _game(tmp_path, 'do: "total = 1"', 'do: "total = 1 // zero"')
+@pytest.mark.parametrize("old, new, section, column", [
+    ('do: "total = 1"', 'do: "total = 1 // zero"', "phase prepare (rule 1)", 10),
+    ("total: {type: int}", 'total: {type: int, initial: "1 // zero"}', "the initial values of state", 32),
+])
+def test_a_failing_setup_names_its_phase_or_section_and_line(tmp_path, old, new, section, column):
+    game, line = _game(tmp_path, old, new)
     with pytest.raises(RuleFailure) as raised:
         game.new_initial_state()
-    _assert_names(raised.value, "RC404", "phase prepare (rule 1)", line)
+    _assert_names(raised.value, "RC404", section, line)
     assert "ZeroDivisionError" in str(raised.value)
-    assert raised.value.position.column == 10       # the formula's first character
+    assert raised.value.position.column == column       # the formula's first character
 
 
 def test_failing_returns_at_the_end_and_evaluation_keep_the_state(tmp_path):

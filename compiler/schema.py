@@ -36,8 +36,8 @@ class Kind:
         """Whether the YAML ``value`` is of this kind."""
         return not self.types or any(_JSON_TYPES[word](value) for word in self.types)
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema."""
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
         types = list(self.types)
         return {"type": types[0] if len(types) == 1 else types, "description": self.doc} if types else \
             {"description": self.doc}
@@ -58,8 +58,8 @@ class Word:
         """Whether the YAML ``value`` is a text (which word it is, its reader checks)."""
         return isinstance(value, str)
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema."""
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
         return {"enum": list(self.words)}
 
 
@@ -79,9 +79,9 @@ class Listed:
         """Whether the YAML ``value`` is a list (its items, its reader checks)."""
         return isinstance(value, list)
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema."""
-        return {"type": "array", "items": self.item.schema()}
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
+        return {"type": "array", "items": _schema(self.item, named)}
 
 
 @dataclass(frozen=True)
@@ -99,9 +99,9 @@ class Named:
         """Whether the YAML ``value`` is a mapping."""
         return isinstance(value, dict)
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema."""
-        return {"type": "object", "additionalProperties": self.value.schema()}
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
+        return {"type": "object", "additionalProperties": _schema(self.value, named)}
 
 
 @dataclass(frozen=True)
@@ -119,9 +119,9 @@ class Either:
         """Whether the YAML ``value`` is of one of the kinds."""
         return any(kind.accepts(value) for kind in self.kinds)
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema."""
-        return {"anyOf": [kind.schema() for kind in self.kinds]}
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
+        return {"anyOf": [_schema(kind, named) for kind in self.kinds]}
 
 
 @dataclass(frozen=True)
@@ -149,10 +149,11 @@ class Keyed:
         """The declared kind of the value of ``key``."""
         return self.required.get(key) or self.optional[key]
 
-    def schema(self) -> dict:
-        """This kind as a JSON Schema: no key outside the declared ones."""
+    def schema(self, named: dict) -> dict:
+        """This kind as a JSON Schema: no key outside the declared ones (``named``: see
+        :func:`json_schema`)."""
         shaped = {"type": "object",
-                  "properties": {key: kind.schema() for key, kind in {**self.required, **self.optional}.items()},
+                  "properties": {key: _schema(kind, named) for key, kind in {**self.required, **self.optional}.items()},
                   "additionalProperties": False}
         if self.required:
             shaped["required"] = list(self.required)
@@ -217,9 +218,22 @@ SPEC = Keyed({"game": GAME, "turn": Listed(PHASE), "end": END},
 
 
 def json_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of a spec file, generated from :data:`SPEC`."""
-    return {"$schema": SCHEMA_DIALECT, "title": "rulecraft game spec (game.yaml)",
-            **SPEC.schema()}
+    """The JSON Schema (draft 2020-12) of a spec file, generated from :data:`SPEC`; a mapping of
+    fixed keys declared here under a name (``PHASE``, ``STEP``, …) is written once, under
+    ``$defs``, and referred to where it is used."""
+    named = {id(kind): word.lower() for word, kind in globals().items()
+             if isinstance(kind, Keyed) and kind is not SPEC}
+    root = SPEC.schema(named)
+    definitions = {named[id(kind)]: kind.schema(named) for kind in globals().values() if id(kind) in named}
+    return {"$schema": SCHEMA_DIALECT, "title": "rulecraft game spec (game.yaml)", **root,
+            "$defs": dict(sorted(definitions.items()))}
+
+
+def _schema(kind, named: dict) -> dict:
+    """``kind`` as a JSON Schema: a reference to its definition when it has one."""
+    if id(kind) in named:
+        return {"$ref": f"#/$defs/{named[id(kind)]}"}
+    return kind.schema(named)
 
 
 def json_schema_text() -> str:

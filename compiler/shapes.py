@@ -2,7 +2,9 @@
 
 Each check refuses a value of the wrong shape at its own position with a stable code: RC320 (not
 a mapping or list), RC321 (unknown key, with a did-you-mean), RC322 (missing key), RC323 (not a
-text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id).
+text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id), RC367 (a value
+of another kind than its key's). :meth:`Shapes.declared` checks a mapping against its shape in the
+one declaration of :mod:`rulecraft.compiler.schema`, which also gives the JSON Schema.
 """
 
 from __future__ import annotations

@@ -289,6 +289,9 @@ class FlowReader(Sizes):
         if isinstance(names, str):
             names = Sequence([names])
             names.positions, names.position = [step.value_at(node.kind)], step.value_at(node.kind)
+        if not names:
+            raise SpecError(f"{node.kind}: offers no action", step.value_at(node.kind), code="RC352",
+                            hint=f"list the actions offered: {node.kind}: [{next(iter(actions), 'move')}]")
         for index, name in enumerate(names):
             if str(name) not in actions:
                 raise SpecError(f"unknown action '{name}'", names.at(index), code="RC352",

@@ -69,6 +69,7 @@ class Listed:
 
     item: object
     code: str | None = None     # the code refusing something else here, if not the usual RC320
+    least: int = 0              # the fewest items
 
     @property
     def expected(self) -> str:
@@ -81,7 +82,8 @@ class Listed:
 
     def schema(self, named: dict) -> dict:
         """This kind as a JSON Schema (``named``: see :func:`json_schema`)."""
-        return {"type": "array", "items": _schema(self.item, named)}
+        shaped = {"type": "array", "items": _schema(self.item, named)}
+        return {**shaped, "minItems": self.least} if self.least else shaped
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ SIZE = Kind(("integer", "string"), "a whole number, or a formula of options")
 FLAG = Kind(("boolean",), "true or false")
 ANY = Kind((), "any value")
 NUMBER = Kind(("number",), "a number")
-NAMES = Either((NAME, Listed(NAME)))
+NAMES = Either((NAME, Listed(NAME, least=1)))
 
 GAME = Keyed({"id": NAME, "title": TEXT, "teams": Listed(NAME, "RC327")},
              {"version": TEXT, "source": Named(ANY), "summary": TEXT, "language": WHOLE})

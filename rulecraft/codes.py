@@ -107,7 +107,7 @@ CODES = {
     "RC349": "a bad parameter type or range",
     "RC350": "`stop` in a `do` step or a trigger",
     "RC351": "`roll:` of an unknown die",
-    "RC352": "`choose:`/`secret:` of an unknown action",
+    "RC352": "`choose:`/`secret:` of an unknown action, or of none (`choose: []`)",
     "RC353": "`choose:` without `by:`",
     "RC354": "an action with then-steps offered inside another action's then-steps, or as a secret choice",
     "RC355": "`limits: max_plies:` missing or not a whole number from 1 to 1,000,000,000",
@@ -260,7 +260,7 @@ HINTS = {
     "RC349": "give a parameter a known type, or a range `a..b` with a ≤ b",
     "RC350": "`stop` belongs in an action's effect; in a `do` step or a trigger use `goto`, `finish` or `next:`",
     "RC351": "roll a die declared under `dice:`",
-    "RC352": "offer actions declared under `actions:`",
+    "RC352": "offer one or more actions declared under `actions:`",
     "RC353": "add `by:` naming the team that chooses (a team field or formula)",
     "RC354": "offer actions with then-steps only at a phase's own `choose:` step",
     "RC355": "declare `limits: max_plies:` as a whole number from 1 to 1,000,000,000: the longest match the rules "

@@ -90,6 +90,7 @@ CASES = [
     ("rc327_teams_not_a_list", "RC327", 5, 10, "'teams' in game: must be a list, not a text, 'a'", ANY),
     ("rc367_count_not_a_number", "RC367", 8, 32, "'count' in a roster entry must be a whole number, not a text, '3'",
      "write count: as a whole number"),
+    ("rc352_choose_nothing", "RC352", 5, 45, "choose: offers no action", "list the actions offered: choose: [go]"),
     ("rc367_choose_null", "RC367", 5, 45, "'choose' in a phase must be a name or a list, not null (nothing)", ANY),
     ("rc328_option_type", "RC328", 4, 17, "option type 'float' is unknown", "use int, bool or choice"),
     ("rc329_option_out_of_range", "RC329", 4, 32, "option 'target' cannot be 50: allowed 1..10", None),

@@ -16,6 +16,7 @@ from rulecraft.limits import MAX_ACTIONS, MAX_PARAM_VALUES
 from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.flow import FlowReader
 from rulecraft.compiler.reasons import fill_reason
 from rulecraft.runtime.template import FieldTemplate
@@ -32,7 +33,7 @@ class ActionsReader(FlowReader):
         self._action_specs = {}
         for index, (name, spec) in enumerate(self.entries(actions, "actions:", self.data.value_at("actions"))):
             self.identifier(name, actions.where(name), "the action")
-            self.keys(spec, f"action '{name}'", ("rule",), ("params", "legal", "effect", "then", "notation", "doc"))
+            self.declared(spec, f"action '{name}'", schema.ACTION)
             action = ir.ActionIR(str(name), self.rule_of(spec, f"action '{name}'"), index, doc=str(spec.get("doc", "")))
             params = spec.get("params")
             for param_name, type_word in self.entries(params, f"params: of action '{name}'",
@@ -57,7 +58,7 @@ class ActionsReader(FlowReader):
     def _param(self, name, type_word, position) -> ir.ParamIR:
         source = None
         if isinstance(type_word, Mapping):
-            self.keys(type_word, f"parameter '{name}'", ("type", "from"))
+            self.declared(type_word, f"parameter '{name}'", schema.PARAMETER)
             source = type_word
             position, type_word = type_word.value_at("type"), type_word["type"]
         word = str(type_word)
@@ -124,7 +125,7 @@ class ActionsReader(FlowReader):
         if legal is not None:
             for entry in (legal if isinstance(legal, Sequence) else [legal]):
                 if isinstance(entry, Mapping):
-                    self.keys(entry, "a legality condition", ("if",), ("rule", "reason"))
+                    self.declared(entry, "a legality condition", schema.LEGAL_ENTRY)
                     text, rule = self.text(entry, "if", "legal"), self.rule_of(entry, "a legal clause", action.rule)
                     reason = str(entry["if"]) if "reason" not in entry else fill_reason(
                         self.text(entry, "reason", "a legality condition"),

@@ -15,6 +15,7 @@ from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.sizes import Sizes, compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
@@ -44,7 +45,7 @@ class BoardReader(Sizes):
         if board is None:
             board = Mapping()
             board.position, board.key_positions, board.value_positions = self.top(), {}, {}
-        self.keys(board, "board:", (), ("grid", "spaces", "adjacent", "attributes", "areas", "coordinates"))
+        self.declared(board, "board:", schema.BOARD)
         if ("grid" in board) == ("spaces" in board) and board:
             raise SpecError("a board has either grid: or spaces:, exactly one", board.position,
                             code="RC331")
@@ -126,7 +127,7 @@ class BoardReader(Sizes):
             self.symbols.grid = directions
 
     def _grid(self, grid):
-        self.keys(grid, "board: grid:", ("rows", "columns"), ("name", "playable"))
+        self.declared(grid, "board: grid:", schema.GRID)
         rows, cols = (self.fixed_number(grid[key], grid.value_at(key), f"'{key}'", 1, MAX_GRID, "RC332")
                       for key in ("rows", "columns"))
         pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),

@@ -17,6 +17,7 @@ from rulecraft.limits import MAX_DIE_FACES, MAX_STATE_SLOTS, MAX_TABLE_CELLS
 from rulecraft.loader import Mapping, Sequence, Text, plain
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.derived import upkeep_order, upkeep_routine
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.sizes import Sizes
@@ -32,7 +33,7 @@ class DeclarationsReader(Sizes):
 
     def read_game(self, game) -> ir.GameMeta:
         """``game:``; declares each team and ``teams``. RC320–RC325, RC327, RC359 (language)."""
-        self.keys(game, "game:", ("id", "title", "teams"), ("version", "source", "summary", "language"))
+        self.declared(game, "game:", schema.GAME)
         self.identifier(game["id"], game.value_at("id"), "the game id")
         teams = game["teams"]
         if not isinstance(teams, Sequence) or len(teams) < 1:
@@ -63,7 +64,7 @@ class DeclarationsReader(Sizes):
             self.keys(options, "options:", (), options.keys())
             for name, spec in options.items():
                 self.identifier(name, options.where(name), "the option")
-                self.keys(spec, f"option '{name}'", ("type", "default"), ("values", "min", "max", "doc"))
+                self.declared(spec, f"option '{name}'", schema.OPTION)
                 kind = str(spec["type"])
                 if kind not in ("int", "bool", "choice"):
                     raise SpecError(f"option type '{kind}' is unknown", spec.value_at("type"),
@@ -138,7 +139,7 @@ class DeclarationsReader(Sizes):
         result = {}
         for name, spec in self.entries(dice, "dice:", self.data.value_at("dice")):
             self.identifier(name, dice.where(name), "the die")
-            self.keys(spec, f"die '{name}'", ("faces",))
+            self.declared(spec, f"die '{name}'", schema.DIE)
             faces = spec["faces"]
             if not isinstance(faces, Sequence) or not faces:
                 raise SpecError("faces: lists the die's faces", spec.value_at("faces"), code="RC339")
@@ -170,7 +171,7 @@ class DeclarationsReader(Sizes):
                 spec_map.position, spec_map.key_positions = spec.position, {}
                 spec_map.value_positions = {"type": spec.position}
                 spec = spec_map
-            self.keys(spec, f"state field '{name}'", ("type",), ("of", "initial", "derived", "visible", "until", "show", "doc"))
+            self.declared(spec, f"state field '{name}'", schema.FIELD)
             kind = T.parse_type(str(spec["type"]), enums)
             if kind is None or isinstance(kind, T.ListOf):
                 raise SpecError(f"unknown type '{spec['type']}'", spec.value_at("type"), code="RC340",
@@ -239,7 +240,7 @@ class DeclarationsReader(Sizes):
         result = []
         for name, spec in self.entries(tables, "tables:", self.data.value_at("tables")):
             self.identifier(name, tables.where(name), "the table")
-            self.keys(spec, f"table '{name}'", ("rule", "keys", "values"), ("doc", "type"))
+            self.declared(spec, f"table '{name}'", schema.TABLE)
             keys = spec["keys"]
             if not isinstance(keys, Sequence) or not 1 <= len(keys) <= 2:
                 raise SpecError("keys: lists one or two key types", spec.value_at("keys"), code="RC342")

@@ -14,6 +14,7 @@ import ast
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler.lines import mark
 from rulecraft.compiler.walk import jumps
 
 _BINARY = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod}
@@ -290,12 +291,14 @@ class Emitter:
 
     # ---------- statements ----------
     def statements(self, stmts: list) -> list:
+        """The Python statements of IR statements ``stmts``, each marked with its spec place."""
         result = []
         for stmt in stmts:
-            result.extend(self.statement(stmt))
+            result.extend(mark(statement, stmt.where) for statement in self.statement(stmt))
         return result
 
     def statement(self, stmt) -> list:
+        """The Python statements of one IR statement."""
         kind = type(stmt)
         if kind is ir.Store:
             value = self.expr(stmt.value)

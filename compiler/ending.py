@@ -12,6 +12,7 @@ from rulecraft.errors import SpecError
 from rulecraft.loader import Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.flow import _stops
 from rulecraft.compiler.sizes import Sizes
 from rulecraft.limits import MAX_PLIES
@@ -24,7 +25,7 @@ class EndingReader(Sizes):
         """``triggers:``: each trigger's rule, condition and effects. RC320–RC323, RC350."""
         result = []
         for trigger in self.listed(triggers, "triggers:", self.data.value_at("triggers")):
-            self.keys(trigger, "a trigger", ("rule", "when", "do"), ("doc",))
+            self.declared(trigger, "a trigger", schema.TRIGGER)
             rule = self.rule_of(trigger, "a trigger")
             body = self.effects.effects(self.text(trigger, "do", "trigger"), rule=rule)
             if _stops(body):
@@ -42,7 +43,7 @@ class EndingReader(Sizes):
 
     def read_end(self, end):
         """``end:``: ``(rule, team symbol, returns IR, (low, high))``. RC320–RC323, RC310, RC358."""
-        self.keys(end, "end:", ("rule", "returns"), ("range", "doc"))
+        self.declared(end, "end:", schema.END)
         team, returns = self.team_formula(self.text(end, "returns", "end"), "returns formula")
         span = end.get("range", [-1, 1])
         if (not isinstance(span, list) or len(span) != 2 or
@@ -63,7 +64,7 @@ class EndingReader(Sizes):
         """``invariants:``: each one's name, rule, kind and formula. RC320–RC323, RC357."""
         result = []
         for item in self.listed(invariants, "invariants:", self.data.value_at("invariants")):
-            self.keys(item, "an invariant", ("name",), ("holds", "never_decreases", "rule", "doc"))
+            self.declared(item, "an invariant", schema.INVARIANT)
             if ("holds" in item) == ("never_decreases" in item):
                 raise SpecError("an invariant has either holds: (a condition on every state) or "
                                 "never_decreases: (a number that may not go down from one state to "
@@ -82,7 +83,7 @@ class EndingReader(Sizes):
         if limits is None:
             raise SpecError("limits: max_plies: is needed — a true upper bound on the plies of a "
                             "game, which the rules must guarantee", self.data.position, code="RC355")
-        self.keys(limits, "limits:", ("max_plies",), ("on_limit",))
+        self.declared(limits, "limits:", schema.LIMITS)
         value = self.fixed_number(limits["max_plies"], limits.value_at("max_plies"), "max_plies", 1, MAX_PLIES,
                                   "RC355")
         on_limit = None
@@ -97,6 +98,6 @@ class EndingReader(Sizes):
         option). RC320–RC322."""
         result = []
         for item in self.listed(questions, "open_questions:", self.data.value_at("open_questions")):
-            self.keys(item, "an open question", ("id", "section", "question", "resolution"), ("option",))
+            self.declared(item, "an open question", schema.OPEN_QUESTION)
             result.append({str(k): str(v) for k, v in item.items()})
         return result

@@ -21,6 +21,7 @@ from rulecraft.loader import Mapping, Sequence, Text
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.facts import Scope
+from rulecraft.compiler import schema
 from rulecraft.compiler.sizes import Sizes
 from rulecraft.compiler.syntax import Where
 from rulecraft.compiler.walk import nested
@@ -28,9 +29,6 @@ from rulecraft.runtime.tables import RETURN, STOP
 from rulecraft.limits import MAX_INLINED_NODES
 
 STEP_KINDS = ("do", "choose", "secret", "roll", "call")
-STEP_KEYS = ("rule", "do", "choose", "secret", "roll", "call", "into", "by", "repeat", "when", "label", "doc")
-PHASE_KEYS = tuple(k for k in STEP_KEYS if k != "label") + ("steps", "next")
-CALLED_KEYS = tuple(k for k in PHASE_KEYS if k != "next")
 
 
 class FlowReader(Sizes):
@@ -57,7 +55,7 @@ class FlowReader(Sizes):
         self._phase_names: set = set()
         self._flow_names = {str(p.get("phase")) for p in list(setup) + list(turn) if isinstance(p, Mapping)}
         for phase in called:
-            self.keys(phase, "a called phase", ("phase",), CALLED_KEYS)
+            self.declared(phase, "a called phase", schema.CALLED_PHASE)
             name = self._phase_name(phase, seen)
             self._called[name] = phase
         for phase in setup:
@@ -80,7 +78,7 @@ class FlowReader(Sizes):
         return name
 
     def _phase(self, phase, nodes, seen):
-        self.keys(phase, "a phase", ("phase",), PHASE_KEYS)
+        self.declared(phase, "a phase", schema.PHASE)
         name = self._phase_name(phase, seen)
         self.symbols.goto_targets[name] = len(nodes)
         self._phase_names.add(name)
@@ -146,7 +144,7 @@ class FlowReader(Sizes):
             entry.target = len(nodes) - 1
 
     def _step(self, step, phase, rule, nodes, owner_action=None, labels=None, calling=()):
-        self.keys(step, "a step", (), STEP_KEYS)
+        self.declared(step, "a step", schema.STEP)
         kinds = [k for k in STEP_KINDS if k in step]
         if len(kinds) != 1:
             raise SpecError("a step does exactly one of do:, choose:, secret:, roll: or call:", step.position,
@@ -230,7 +228,7 @@ class FlowReader(Sizes):
                             phase.value_at("next"), code="RC375")
         body: list = []
         for index in reversed(range(len(cases))):
-            case = self.keys(cases[index], "a next: case", ("phase",), ("if",))
+            case = self.declared(cases[index], "a next: case", schema.NEXT_CASE)
             jump = self._jump_to(self.text(case, "phase", "next:"), targets)
             if "if" in case:
                 test = self.checker.condition(self.text(case, "if", "next:"))
@@ -294,6 +292,9 @@ class FlowReader(Sizes):
         if isinstance(names, str):
             names = Sequence([names])
             names.positions, names.position = [step.value_at(node.kind)], step.value_at(node.kind)
+        if not names:
+            raise SpecError(f"{node.kind}: offers no action", step.value_at(node.kind), code="RC352",
+                            hint=f"list the actions offered: {node.kind}: [{next(iter(actions), 'move')}]")
         for index, name in enumerate(names):
             if str(name) not in actions:
                 raise SpecError(f"unknown action '{name}'", names.at(index), code="RC352",

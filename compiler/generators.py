@@ -16,6 +16,7 @@ from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, assign, call, const, loop, name, table_name
 from rulecraft.compiler.optimize import safe, transform_once
+from rulecraft.compiler.lines import mark
 from rulecraft.compiler.walk import children, shape, uses
 from rulecraft.runtime.tables import mixed_radix_strides
 
@@ -54,8 +55,9 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
             partial = term if partial is None else ast.BinOp(partial, ast.Add(), term)
         if depth < len(params):
             if levels[depth]:
-                block.append(ast.If(ast.UnaryOp(ast.Not(), _all(levels[depth], emitter)),
-                                    [ast.Return(name("out")) if depth == 0 else ast.Continue()], []))
+                block.append(mark(ast.If(ast.UnaryOp(ast.Not(), _all(levels[depth], emitter)),
+                                         [ast.Return(name("out")) if depth == 0 else ast.Continue()], []),
+                                  levels[depth][0].where))
             for symbol, value in hoisted[depth]:
                 block.append(assign(name(emitter.names.of(symbol), True), emitter.expr(value)))
             if depth and depth < len(params) and _compound(partial):
@@ -64,7 +66,7 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
                 partial = name(held)
     append = ast.Expr(ast.Call(ast.Attribute(name("out"), "append", ast.Load()), [partial], []))
     innermost = levels[len(params)]
-    block.append(ast.If(_all(innermost, emitter), [append], []) if innermost else append)
+    block.append(mark(ast.If(_all(innermost, emitter), [append], []), innermost[0].where) if innermost else append)
     body.append(ast.Return(name("out")))
     return body
 

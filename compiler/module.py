@@ -18,6 +18,7 @@ from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, 
                                     slot_name, table_name)
 from rulecraft.compiler.frames import parameter_name
 from rulecraft.compiler.generators import generator
+from rulecraft.compiler.lines import mark, spec_lines
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
@@ -28,7 +29,9 @@ CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef
 
 def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, optimize: bool = True) -> str:
     """The Python source of ``game``'s rule-table module (lines of at most 120 characters)."""
-    return wrap(ast.unparse(_Module(game, optimize).build(spec_path, spec_hash, version)))
+    tree = _Module(game, optimize).build(spec_path, spec_hash, version)
+    source = wrap(ast.unparse(tree))
+    return source + wrap(spec_lines(tree, source))
 
 
 def literal(value) -> ast.expr:
@@ -58,8 +61,9 @@ def _function(function: str, args: list, body: list, doc: str | None = None) -> 
                            statements, [], None, lineno=0)
 
 
-def _returning(value: ast.expr) -> list:
-    return [ast.Return(value)]
+def _returning(value: ast.expr, where=None) -> list:
+    """``return value``, marked as computing the spec formula at ``where``."""
+    return [mark(ast.Return(value), where)]
 
 
 def _type_word(kind) -> str:
@@ -179,11 +183,11 @@ class _Module:
             if f.initial.type == T.BOOL and not isinstance(f.initial, ir.Const):
                 value = call("int", value)
             if f.of is None:
-                body.append(assign(target, value))
+                body.append(mark(assign(target, value), f.initial.where))
             else:
-                body.append(assign(ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
+                body.append(mark(assign(ast.Subscript(name("s"), ast.Slice(name(slot_name(f)), ast.BinOp(
                     name(slot_name(f)), ast.Add(), const(f.size))), ast.Store()),
-                    ast.BinOp(ast.List([value], ast.Load()), ast.Mult(), const(f.size))))
+                    ast.BinOp(ast.List([value], ast.Load()), ast.Mult(), const(f.size))), f.initial.where))
         if index is not None:
             body.append(ast.Expr(call("index_pieces", name("s"))))
         body += [ast.Expr(call(routine_name(r), name("s"), const(None))) for r in game.upkeep]
@@ -218,26 +222,26 @@ class _Module:
         if game.triggers:
             body = []
             for trigger in game.triggers:
-                body.append(ast.If(self.emit.expr(trigger.when), self.emit.statements(trigger.body) or [ast.Pass()],
-                                   []))
+                body.append(mark(ast.If(self.emit.expr(trigger.when),
+                                        self.emit.statements(trigger.body) or [ast.Pass()], []), trigger.when.where))
             body.append(ast.Return(const(None)))
             out.append(_function("triggers", ["s", "ev"], body,
                                  "Run every trigger whose condition holds; returns a jump, or None."))
-        out.append(_function("returns", ["s", "team"], _returning(self.emit.expr(game.returns)),
+        out.append(_function("returns", ["s", "team"], _returning(self.emit.expr(game.returns), game.returns.where),
                              f"Each team's return at the end of the game (rule {_ascii(game.end_rule, 40)})."))
-        out.append(_function("evaluation", ["s", "team"], _returning(self.emit.expr(game.evaluation))))
+        out.append(_function("evaluation", ["s", "team"], _returning(self.emit.expr(game.evaluation), game.evaluation.where)))
         if game.on_limit is not None:
-            out.append(_function("on_limit", ["s", "team"], _returning(self.emit.expr(game.on_limit)),
+            out.append(_function("on_limit", ["s", "team"], _returning(self.emit.expr(game.on_limit), game.on_limit.where),
                                  "Each team's return when the match reaches limits: max_plies."))
         for number, invariant in enumerate(game.invariants, start=1):
-            out.append(_function(f"invariant_{number}", ["s"], _returning(self.emit.expr(invariant.formula))))
+            out.append(_function(f"invariant_{number}", ["s"], _returning(self.emit.expr(invariant.formula), invariant.formula.where)))
         return self.grouped_tables() + out
 
     def routine_function(self, routine: ir.RoutineIR) -> ast.FunctionDef:
         """A designer's definition (``fn_``) or procedure (``proc_``) as a function."""
         params = [self.names.of(p) for p in routine.params]
         if routine.kind == "formula":
-            return _function(routine_name(routine), ["s"] + params, _returning(self.emit.expr(routine.body)),
+            return _function(routine_name(routine), ["s"] + params, _returning(self.emit.expr(routine.body), routine.body.where),
                              f"The definition {routine.name}().")
         doc = (f"Keep the derived field {routine.name} equal to its formula." if routine.kind == "derived" else
                f"The procedure {routine.name}(); returns the jump its effects make, if any.")
@@ -248,16 +252,16 @@ class _Module:
         doc = f"Phase {node.phase}, rule {_ascii(node.rule, 40)}."
         out = []
         if node.guard is not None:
-            out.append(_function(f"guard_{suffix}", ["s"], _returning(self.emit.expr(node.guard))))
+            out.append(_function(f"guard_{suffix}", ["s"], _returning(self.emit.expr(node.guard), node.guard.where)))
         if node.kind == "do":
             out.append(_function(f"run_{suffix}", ["s", "ev"], self.emit.statements(node.body), doc))
         elif node.kind == "roll":
             out.append(_function(f"roll_{suffix}", ["s", "value", "ev"], self.emit.statements(node.body),
                                  f"Phase {node.phase}, rule {_ascii(node.rule, 40)}: roll {node.die}."))
         elif node.kind == "after":
-            out.append(_function(f"repeat_{suffix}", ["s"], _returning(self.emit.expr(node.repeat))))
+            out.append(_function(f"repeat_{suffix}", ["s"], _returning(self.emit.expr(node.repeat), node.repeat.where)))
         else:
-            out.append(_function(f"actor_{suffix}", ["s"], _returning(self.emit.expr(node.actor)), doc))
+            out.append(_function(f"actor_{suffix}", ["s"], _returning(self.emit.expr(node.actor), node.actor.where), doc))
             offered = [call(f"gen_{a.name}", name("s"), name("actor")) for a in node.actions]
             total = offered[0]
             for more in offered[1:]:
@@ -270,9 +274,9 @@ class _Module:
         gen = generator(action, self.emit, len(self.game.board.spaces), self.grouped, self.optimize)
         why = []
         for condition in action.conditions:
-            why.append(ast.If(ast.UnaryOp(ast.Not(), self.emit.expr(condition.test)),
-                              [ast.Return(ast.Tuple([const(condition.rule), const(condition.reason)], ast.Load()))],
-                              []))
+            why.append(mark(ast.If(ast.UnaryOp(ast.Not(), self.emit.expr(condition.test)),
+                                   [ast.Return(ast.Tuple([const(condition.rule), const(condition.reason)], ast.Load()))],
+                                   []), condition.test.where))
         why.append(ast.Return(const(None)))
         effect = self.emit.statements(action.effect) + [ast.Return(const(None))]
         return [_function(f"gen_{action.name}", ["s", "actor"], gen,

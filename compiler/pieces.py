@@ -15,6 +15,7 @@ from rulecraft.limits import MAX_PIECES
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler import schema
 from rulecraft.compiler.evaluate import NotConstant, evaluate
 from rulecraft.compiler.shapes import Shapes
 from rulecraft.compiler.symbols import Attribute
@@ -31,7 +32,7 @@ class PiecesReader(Shapes):
         """The pieces; returns the ``at`` field. RC320–RC325, RC337, RC338."""
         kinds, attributes, symbols, roster, steps = [], {}, [], [], set()
         if pieces is not None:
-            self.keys(pieces, "pieces:", ("roster",), ("kinds",))
+            self.declared(pieces, "pieces:", schema.PIECES)
             kind_specs = pieces.get("kinds") or Mapping()
             entries = self.entries(kind_specs, "pieces: kinds:", pieces.value_at("kinds"))
             symbols = [None] * len(entries)
@@ -139,7 +140,7 @@ class PiecesReader(Shapes):
     def _roster_entry(self, entry, kinds, board: ir.BoardIR, placed: int) -> list:
         """The pieces of one roster entry, after the ``placed`` pieces of the entries before it;
         RC337/RC338 for a malformed entry, RC362 past :data:`MAX_PIECES` in all."""
-        self.keys(entry, "a roster entry", ("team",), ("kind", "number", "count", "at", "when"))
+        self.declared(entry, "a roster entry", schema.ROSTER_ENTRY)
         if "when" in entry and not self._roster_condition(entry):
             return []
         teams = self.teams

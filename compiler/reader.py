@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.loader import Mapping
-from rulecraft.compiler import ir, library
+from rulecraft.compiler import ir, library, schema
 from rulecraft.compiler import types as T
 from rulecraft.compiler.actions import ActionsReader
 from rulecraft.compiler.board import DIRECTION_LISTS, DIRECTION_NAMES, BoardReader, grid_lines
@@ -24,9 +24,7 @@ from rulecraft.compiler.pieces import PiecesReader
 from rulecraft.compiler.statements import Effects
 from rulecraft.compiler.symbols import Symbols
 
-SECTIONS = ("game", "options", "enums", "board", "pieces", "dice", "state", "tables", "define",
-            "procedures", "setup", "turn", "phases", "actions", "triggers", "end", "evaluation", "invariants",
-            "limits", "open_questions")
+SECTIONS = schema.SPEC.keys
 
 
 class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, EndingReader):
@@ -52,7 +50,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             if key not in SECTIONS:
                 raise SpecError(f"unknown section '{key}'", data.where(key), code="RC321",
                                 hint=did_you_mean(str(key), SECTIONS) or "sections: " + ", ".join(SECTIONS))
-        for key in ("game", "turn", "end"):
+        for key in schema.SPEC.required:
             if key not in data:
                 raise SpecError(f"the spec needs a '{key}:' section", data.position, code="RC322")
         meta = self.read_game(data["game"])

@@ -3,7 +3,9 @@
 Each check refuses a value of the wrong shape at its own position with a stable code: RC320 (not
 a mapping or list), RC321 (unknown key, with a did-you-mean), RC322 (missing key), RC323 (not a
 text), RC324 (not a valid name), RC325 (a name declared twice), RC326 (no rule id), RC361 (a
-rule id written as a number), RC362 (a size over its limit).
+rule id written as a number), RC362 (a size over its limit), RC367 (a value of another kind than
+its key's). :meth:`Shapes.declared` checks a mapping against its shape in the one declaration of
+:mod:`rulecraft.compiler.schema`, which also gives the JSON Schema.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from rulecraft.errors import Position, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Sequence, Text, spelled_at
 from rulecraft.compiler import ir
 from rulecraft.compiler.names import name_problem
+from rulecraft.compiler.schema import RULE, Keyed, Kind, Listed, Named, Word
 from rulecraft.compiler.symbols import Symbols
 
 
@@ -57,6 +60,21 @@ class Shapes:
         for key in required:
             if key not in mapping:
                 raise SpecError(f"{where} needs '{key}:'", mapping.position, code="RC322")
+        return mapping
+
+    def declared(self, mapping, where: str, shape: Keyed):
+        """Check ``mapping`` has the keys its declared ``shape`` (:mod:`schema`) requires and no
+        other, each holding a value of its declared kind (a list, a mapping, a text, ...; what
+        is inside, the section's reader checks); returns it. RC320 (not a mapping), RC321
+        (unknown key), RC322 (missing key), RC367 (a value of another kind)."""
+        self.keys(mapping, where, tuple(shape.required), tuple(shape.optional))
+        for key, value in mapping.items():
+            kind = shape.kind_of(key)
+            if kind is RULE:
+                self.rule_of(mapping, where)     # a rule id YAML read as a number: RC361, quoted
+            if not kind.accepts(value):
+                raise SpecError(f"'{key}' in {where} must be {kind.expected}, not {_described(value)}",
+                                mapping.value_at(key), code=_code_for(kind), hint=_example(key, kind))
         return mapping
 
     def text(self, mapping, key, where) -> Text:
@@ -110,3 +128,36 @@ class Shapes:
             raise SpecError(f"the rule id {written} is read by YAML as the number {rule!r}, not as a text",
                             mapping.value_at("rule"), code="RC361", hint=f'quote it: rule: "{written}"')
         return str(rule)
+
+
+def _described(value) -> str:
+    """A YAML value of the wrong kind, for a message: its kind and, when short, itself."""
+    if value is None:
+        return "null (nothing)"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    if isinstance(value, str):
+        kind, shown = "a text", repr(str(value))
+    else:
+        kind = "true/false" if isinstance(value, bool) else "a number"
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+    return f"{kind}, {shown}" if len(shown) <= 30 else kind
+
+
+def _example(key, kind) -> str:
+    """How to write ``key``'s value of ``kind``."""
+    if isinstance(kind, Keyed):
+        return f"write {key}: as a mapping, for example {key}: {{{kind.keys[0]}: ...}}"
+    if isinstance(kind, Listed):
+        return f"write {key}: as a list, for example {key}: [a, b]"
+    return f"write {key}: as {kind.expected}"
+
+
+def _code_for(kind) -> str:
+    """The code refusing a value that is not of ``kind``: RC320 where a mapping or list goes
+    (or the list's own code), RC323 where a text goes, RC367 elsewhere."""
+    if isinstance(kind, (Keyed, Listed, Named)):
+        return getattr(kind, "code", None) or "RC320"
+    if isinstance(kind, Word) or (isinstance(kind, Kind) and kind.types and kind.types[0] == "string"):
+        return "RC323"
+    return "RC367"

@@ -215,6 +215,20 @@ def fmt(game: str = typer.Argument(..., help="Game name or path."),
 
 
 @app.command()
+def schema(output: Path = typer.Option(None, "-o", "--output", help="Write the schema here.")):
+    """Print the JSON Schema of a spec file (game.yaml), for editors that complete and check YAML."""
+    def body():
+        from rulecraft.compiler.schema import json_schema_text
+        _output_path(output, "-o")
+        if output is None:
+            sys.stdout.write(json_schema_text())
+        else:
+            output.write_text(json_schema_text(), encoding="utf-8")
+            console.print(f"wrote {output}")
+    _guard(body)
+
+
+@app.command()
 def play(game: str = typer.Argument(..., help="Game name or path."),
          seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
          human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),

@@ -4,7 +4,8 @@ A code is ``RC`` and three digits; its hundreds are its family, and every family
 under :class:`rulecraft.errors.RulecraftError` (:data:`rulecraft.errors.FAMILIES`): an error with
 a code is always raised as its family's class or a subclass of it, so ``except LogError`` catches
 every log error. The spec reference's table of codes is generated from :data:`CODES`, and a test
-checks that every code the sources use is here, and raised by its family's class.
+checks that every code the sources use is here, and raised by its family's class. Each code has a
+hint in :data:`HINTS`, which an error without a hint of its own shows.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ CODES = {
     "RC349": "a bad parameter type or range",
     "RC350": "`stop` in a `do` step or a trigger",
     "RC351": "`roll:` of an unknown die",
-    "RC352": "`choose:`/`secret:` of an unknown action",
+    "RC352": "`choose:`/`secret:` of an unknown action, or of none (`choose: []`)",
     "RC353": "`choose:` without `by:`",
     "RC354": "an action with then-steps offered inside another action's then-steps, or as a secret choice",
     "RC355": "`limits: max_plies:` missing or not a whole number from 1 to 1,000,000,000",
@@ -135,6 +136,8 @@ CODES = {
              "`MAX_STATE_SLOTS`; the message names the limit and its value",
     "RC363": "a rule string nested deeper than `MAX_FORMULA_DEPTH`, or holding a number of more than "
              "`MAX_INT_DIGITS` digits",
+    "RC367": "a value of another kind than its key takes (a number where a list goes, `null` where a name goes, "
+             "a text where a whole number goes, ...): the error says what the spec's shape expects there",
     "RC370": "a name that would hide a parameter an action's then-steps or follow-up actions take from it "
              "(a follow-up's own parameter, a `let` or a loop variable)",
     "RC371": "a follow-up action reading a parameter that not every action offering it has with one type",
@@ -151,8 +154,9 @@ CODES = {
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
     "RC403": "chance outcomes asked of a state that is not a chance node",
-    "RC404": "a formula failed while an action was applied or a bot looked ahead (a division by zero); "
-             "the state is left unchanged",
+    "RC404": "a formula failed while the game was set up or played, or a bot looked ahead (a division by "
+             "zero); the error names the phase or section and the formula's spec line, and the state is left "
+             "unchanged",
     "RC405": "a rule met a value it cannot use while the game was played (an attribute of none, a table "
              "key outside the table, `by:` giving none); the message names the spec line and the state "
              "is left unchanged",
@@ -199,19 +203,178 @@ CODES = {
 }
 
 
+# what to write instead, or how to fix it, for each code: the hint of an error that brings none
+HINTS = {
+    "RC000": "read the message: it names what went wrong; report it if it does not say how to go on",
+    "RC100": "fix the YAML at the line shown; `rulecraft check GAME` lists every problem of the spec",
+    "RC101": "check the indentation (spaces, not tabs), the colons and the quotes at the line shown; quote a "
+             "rule string that holds `:` or `#`",
+    "RC102": "keep one of the two entries, or merge them into one mapping",
+    "RC103": "write the key as a plain word or number; quote a value instead of using it as a key",
+    "RC104": "save the spec as UTF-8 text and check the path and its permissions",
+    "RC105": "`rulecraft games` lists the games; pass a game's name, its folder or its game.yaml",
+    "RC106": "write `-O NAME=VALUE`, for example `-O target=50`",
+    "RC107": "choose one of the bots the message lists, for example `--bot random` or `--bot mcts:200`",
+    "RC108": "name a team of the game's `game: teams:` list, for example `--human first`",
+    "RC109": "pick one of the languages the message lists, or add a `text/<lang>.yaml` for the game",
+    "RC110": "install the extra with the `pip install` the message names",
+    "RC111": "choose a path to a new or writable file in an existing folder",
+    "RC112": "drop `--seed` and `-O` when resuming: the log keeps them",
+    "RC113": "split the file, write repeated data once (a range such as `1..6`, a formula), and use aliases "
+             "only for small shared entries; the Limits section of the spec reference lists every limit",
+    "RC114": "drop the tag and write the value plainly (`16`, `true`, a list); rulecraft reads YAML 1.2's core "
+             "schema only",
+    "RC115": "delete the control character at the caret (it is invisible in most editors); write a line break "
+             "or a tab instead if one was meant",
+    "RC116": "write a smaller number, or compute it with a formula of smaller numbers",
+    "RC118": "pass a game's name, its folder or its game.yaml, and an `-o` path in a folder that can be "
+             "written; `fmt` needs `--upgrade`",
+    "RC119": "run `rulecraft check GAME`, fix the errors it lists, then upgrade",
+    "RC200": "fix the rule string at the caret; the spec reference's rule-language section shows each form",
+    "RC201": "write what the message expects at the caret: `==` to compare, `=` only to assign in effects",
+    "RC202": "use the words of the language: `and`, `or`, `not`, and `//` to divide",
+    "RC203": "finish the rule string: close each bracket and complete the last operand",
+    "RC204": "write a condition, formula or effect, or leave the key out",
+    "RC300": "fix the spec at the line shown; `rulecraft check GAME` lists every problem",
+    "RC301": "check the spelling (the hint may offer the closest name) or declare the name first",
+    "RC302": "call the function with its arguments, `name(...)`, or look the table up with `name[...]`",
+    "RC303": "use an attribute the value has: the spec reference lists each type's attributes",
+    "RC304": "index only lists and tables, with as many keys as the table declares, each inside its range",
+    "RC305": "use a function of the standard library or of `define:`, and call only procedures or `move` "
+             "as statements",
+    "RC306": "give the function exactly the arguments its definition names",
+    "RC307": "write the repetition as a `while` loop or a loop over a list instead of a definition calling itself",
+    "RC308": "write a selection inside `count(...)`, `any(...)`, `all(...)`, `first(...)`, `min(...)` or "
+             "`max(...)`, and a total `E for x in S` inside `sum`, `min` or `max`",
+    "RC309": "give a list here: `teams`, `spaces`, `t.pieces`, `neighbors(z)` or `[a, b]`",
+    "RC310": "compare values of one type, and use a condition where one is needed (`n > 0`, not `n`)",
+    "RC311": "write a value here: a number, a condition, a name, or a call that gives a value",
+    "RC312": "name a phase or label that exists, or use the phase's `next:` or a `call:` step",
+    "RC313": "declare the field with `until: revealed` to reveal it",
+    "RC314": "assign only to state fields (and `let` variables); options, board attributes and parameters "
+             "are fixed",
+    "RC315": "give the event key one type in every `event` that uses it, or rename one of them",
+    "RC316": "give `lines(n)` a number fixed when compiling: a constant or an option",
+    "RC317": "rule none out first: `if x != none then ... else ...`, or give the field an `initial:`",
+    "RC318": "write `limit N` with N a whole number from 1 to 1,000,000, fixed when compiling",
+    "RC319": "a derived field is only its formula: drop `initial:`/`visible:`/`until:`, read only public fields, "
+             "and break the circle",
+    "RC320": "write the section or entry as a mapping: `key: value` lines indented under it",
+    "RC321": "check the spelling against the keys the hint lists, or remove the key",
+    "RC322": "add the section or key the message names (the spec reference shows each with an example)",
+    "RC323": "write the value as a text; quote it if YAML reads it as a number or a truth value",
+    "RC324": "start a name with a letter and use letters, digits and `_`; choose a word the language does "
+             "not reserve",
+    "RC325": "rename one of the two, so that each name is declared once",
+    "RC326": "give the phase a `rule:` id, the rulebook's number of the rule it implements (quoted, `\"4.10\"`)",
+    "RC327": "write `teams: [first, second]`, a list of team names",
+    "RC328": "give the option a type of `int`, `bool` or `choice`",
+    "RC329": "use an option the game declares (`rulecraft check GAME` lists them) with a value it allows",
+    "RC330": "list the values: `values: [low, high]`",
+    "RC331": "give the board exactly one of `grid:` and `spaces:`",
+    "RC332": "give `rows:` and `columns:` whole numbers from 1 to 64",
+    "RC333": "write a name pattern with `{row}` and `{column}` (for example `{col_letter}{row}`) that gives "
+             "each square its own name",
+    "RC334": "give each space an `id` and the same attributes as the others, with numbers where numbers go",
+    "RC335": "use a preset adjacency only on a grid, and list each adjacency both ways",
+    "RC336": "give a space attribute a number or a condition, and an area a condition on the space",
+    "RC337": "check the kind's attribute (a number, grid steps or a symbol) and the roster entry; a roster "
+             "`when:` may read only options",
+    "RC338": "name a team, kind and space of the game, and give `count:` as a whole number",
+    "RC339": "list the faces as whole numbers or values of one enumeration: `faces: [1, 2, 3, 4, 5, 6]`",
+    "RC340": "use a known type (`int`, `bool`, `team`, `space`, `piece`, `kind` or an enumeration) and `of:` "
+             "with `team`, `space`, `piece` or `kind`",
+    "RC341": "write `visible: all` or `visible: owner`, `until: revealed`, and `show:` true or false",
+    "RC342": "give the table's keys as a list of types or value lists",
+    "RC343": "give every key of the table one value of the declared type",
+    "RC344": "write a definition head as `name(a, b)` and define each name once",
+    "RC345": "write `setup:` and `turn:` as lists of phases; `turn:` needs at least one",
+    "RC346": "give each phase and label its own name",
+    "RC347": "give a step exactly one of `do:`, `choose:`, `secret:` and `roll:`, with only its own keys",
+    "RC348": "name only the action's parameters in its notation, as `{name}`",
+    "RC349": "give a parameter a known type, or a range `a..b` with a ≤ b",
+    "RC350": "`stop` belongs in an action's effect; in a `do` step or a trigger use `goto`, `finish` or `next:`",
+    "RC351": "roll a die declared under `dice:`",
+    "RC352": "offer one or more actions declared under `actions:`",
+    "RC353": "add `by:` naming the team that chooses (a team field or formula)",
+    "RC354": "offer actions with then-steps only at a phase's own `choose:` step",
+    "RC355": "declare `limits: max_plies:` as a whole number from 1 to 1,000,000,000: the longest match the rules "
+             "allow",
+    "RC356": "use only numbers, options and board attributes in a formula computed when compiling",
+    "RC357": "give the invariant exactly one of `holds:` and `never_decreases:`",
+    "RC358": "write `range: [lowest, highest]` with the lowest and highest return",
+    "RC359": "write `language: 2` (or leave it out for version 1)",
+    "RC360": "use `step`, `ray` and `direction` on a grid board only",
+    "RC361": "quote the rule id, for example `rule: \"4.10\"`",
+    "RC362": "make the game smaller, or split a large parameter into two choices made one after the other; "
+             "the Limits section of the spec reference lists every limit",
+    "RC363": "name a part of the formula in `define:` or with `let`, so that no single formula nests so deep",
+    "RC367": "write the value as the error says (the JSON Schema `rulecraft schema` prints shows each key's kind); "
+             "quote a number meant as a text, and leave a number meant as a number unquoted",
+    "RC370": "rename the new name (for example `to_here`), so that the inherited parameter keeps its meaning",
+    "RC371": "give every action that offers the follow-up the parameter with one name and type, or read it "
+             "only where it is shared",
+    "RC372": "pair each `{` with a `}` around a formula, and write `{{` and `}}` for a brace in the text",
+    "RC373": "write the comprehension the hint shows, or run `rulecraft fmt --upgrade GAME` to rewrite them all",
+    "RC375": "name a phase of `setup:`/`turn:` in `next:` (give every case but the last an `if:`), and a "
+             "phase of `phases:` in `call:`",
+    "RC376": "break the cycle: a called phase may not call itself, directly or through others",
+    "RC377": "end the called phase instead (it returns to its caller), or move the `goto` to the caller",
+    "RC378": "replace the `goto` with the phase's `next:` or a `call:` step",
+    "RC379": "give `coordinates:` exactly `row:` and `column:`, one place per zone, and only on a board of "
+             "`spaces:`",
+    "RC401": "play one of the legal actions (`rulecraft actions GAME` lists them all); the message names the "
+             "rule that forbids this one",
+    "RC402": "make sure every decision offers a legal action and every loop of automatic steps reaches a "
+             "decision or `finish`",
+    "RC403": "ask for chance outcomes only where `is_chance_node()` holds",
+    "RC404": "guard the formula at the line shown, for example `if n != 0 then total // n else 0`",
+    "RC405": "rule the value out before using it, for example `if x != none then ... else ...`, and keep "
+             "table keys inside their range",
+    "RC406": "declare what a match cut at the limit returns: `limits: on_limit: \"0\"`, or raise `max_plies`",
+    "RC407": "apply the outcome the seed gives, or make the match with `chance='chosen'` to pick outcomes",
+    "RC501": "use a log written by `rulecraft play --log` for this game and options; the message names the "
+             "line that differs",
+    "RC502": "load a state saved by this game (`State.to_json`, a pickle) and not edited since",
+    "RC503": "load the game first (`rulecraft play GAME` or `load_rules`) so that its state can be unpickled",
+    "RC505": "replay the log with the spec revision that wrote it, or pass `--allow-revision`",
+    "RC506": "use the log as it was written: it may not be edited by hand",
+    "RC507": "keep the log's rolls and seed as written",
+    "RC508": "open a secret choice with the very action and salt that were committed",
+    "RC601": "fix the scenario at the step named, or the rule the failed expectation tests",
+    "RC602": "add a scenario under the game's `scenarios/` folder, or pass an `--id` that exists",
+    "RC701": "fix the template at the line shown: `{{ name }}` for a value, `{% if ... %}` for a choice",
+    "RC702": "name only the values the event carries: the keys of its `event` statement in the spec",
+    "RC703": "use only plain values and filters in messages, and keep them short",
+    "RC801": "use the sections the text files know (`rules:`, `phases:`, ...) with an entry of the right shape",
+    "RC802": "name a name or rule id the spec has (`rulecraft check GAME` shows the ids)",
+    "RC803": "fix the template at the line shown: `{{ name }}` for a value, `{% if ... %}` for a choice",
+    "RC804": "check the names the text uses: each must be known to the game",
+    "RC805": "put a game folder with a game.yaml under `rulespecs/`",
+    "RC806": "write the texts on the worklist the message prints, then publish again",
+    "RC807": "read MkDocs' message; `rulecraft site check` finds text problems before a build",
+    "RC808": "use only plain values and filters in texts, and keep them short",
+    "RC809": "write plain Markdown: no raw HTML or images, links only to http(s) or relative pages",
+    "RC810": "choose one of the rulebook's languages, in lower case: `en`, `fi`, `ru`, `es`, `de` or `it`",
+    "RC811": "choose an empty or rulecraft-written folder, apart from the other one",
+    "RC812": "choose a free port from 1 to 65535, for example `--port 8765`",
+    "RC813": "pass either `--root` or `--game`, not both",
+}
+
 def family_of(code: str) -> str:
     """The family digit of ``code`` (``"4"`` for ``RC405``)."""
     return code[2]
 
 
 def reference_table() -> str:
-    """The table of every code for the spec reference, in Markdown, a bold row per family."""
-    rows = ["| code | meaning |", "|---|---|"]
+    """The table of every code for the spec reference, in Markdown, a bold row per family: each
+    code with its meaning and its hint."""
+    rows = ["| code | meaning | hint |", "|---|---|---|"]
     seen = set()
     for code, meaning in CODES.items():
         family = family_of(code)
         if family not in seen and family != "0":
             seen.add(family)
-            rows.append(f"| **RC{family}xx** | **{FAMILY_TITLES[family]}** |")
-        rows.append(f"| {code} | {meaning} |")
+            rows.append(f"| **RC{family}xx** | **{FAMILY_TITLES[family]}** | |")
+        rows.append(f"| {code} | {meaning} | {HINTS[code]} |")
     return "\n".join(rows)

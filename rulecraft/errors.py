@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import difflib
 
+from rulecraft.codes import HINTS
+
 
 @dataclass(frozen=True)
 class Position:
@@ -28,19 +30,22 @@ class Position:
 class RulecraftError(Exception):
     """Root of every error rulecraft reports to a user.
 
-    ``code`` is stable across releases; ``str(error)`` is the whole user-facing message.
+    ``code`` is stable across releases; ``str(error)`` is the whole user-facing message, ending
+    with the ``hint`` — the code's own (:data:`rulecraft.codes.HINTS`) unless one is given; ``""``
+    for none, when the message already holds one (an error quoting another).
     """
 
     code = "RC000"
 
-    def __init__(self, message: str, *, code: str | None = None):
+    def __init__(self, message: str, *, code: str | None = None, hint: str | None = None):
         super().__init__(message)
         self.message = message
+        self.hint = hint
         if code:
             self.code = code
 
     def __str__(self) -> str:
-        return f"error[{self.code}]: {self.message}"
+        return report("error", self.code, self.message, None, self.hint)
 
 
 class SpecError(RulecraftError):
@@ -54,9 +59,8 @@ class SpecError(RulecraftError):
 
     def __init__(self, message: str, position: Position | None, *, code: str | None = None,
                  hint: str | None = None, also: Position | None = None):
-        super().__init__(message, code=code)
+        super().__init__(message, code=code, hint=hint)
         self.position = position
-        self.hint = hint
         self.also = also
 
     def __str__(self) -> str:
@@ -80,7 +84,10 @@ class SpecWarning:
 def report(kind: str, code: str, message: str, position: Position | None, hint: str | None = None,
            also: Position | None = None) -> str:
     """A message gcc-style: ``file:line:col: kind[code]: message``, then the source line with a
-    caret under the column, where it was first defined (``also``) and the hint."""
+    caret under the column, where it was first defined (``also``) and the hint: ``hint``, or when
+    it is None the code's hint from :data:`rulecraft.codes.HINTS` (``""``: no hint)."""
+    if hint is None:
+        hint = HINTS.get(code)
     head = f"{position}: " if position else ""
     lines = [f"{head}{kind}[{code}]: {message}"]
     if position:
@@ -147,13 +154,26 @@ class DeadEndError(PlayError):
 
 
 class RuleFailure(PlayError):
-    """A formula of the rules failed to compute (a division by zero) while an action was
-    applied or a bot looked ahead; the state is unchanged."""
+    """A formula of the spec failed to compute (a division by zero) while the game was set up or
+    played, or a bot looked ahead; the state is unchanged.
+
+    ``section`` names where the rules were (``"phase play (rule 2)"``, ``"end: returns"``);
+    ``position``, when known, is the spec formula that failed, printed gcc-style with its line
+    and a caret like a :class:`SpecError`."""
 
     code = "RC404"
 
+    def __init__(self, message: str, *, section: str | None = None, position: Position | None = None,
+                 code: str | None = None, hint: str | None = None):
+        super().__init__(message, code=code, hint=hint)
+        self.section = section
+        self.position = position
 
-class RuleFault(PlayError):
+    def __str__(self) -> str:
+        return report("error", self.code, self.message, self.position, self.hint)
+
+
+class RuleFault(RuleFailure):
     """A rule met a value it cannot use while the game was played: an attribute of none, a
     table key outside the table. The message names the spec position; the engine leaves the
     state as it was before the action."""

@@ -26,7 +26,7 @@ def messages(game_dir, language: str = "en") -> dict:
     try:
         data = load_yaml(str(path)) or {}
     except SpecError as error:
-        raise RulecraftError(str(error), code=error.code) from None
+        raise RulecraftError(str(error), code=error.code, hint="") from None  # str() ends with its hint
     if not isinstance(data, dict):
         raise SiteError(f"{path}: a text file is a mapping of sections", code="RC801")
     sections = {name: data.get(name) or {} for name in ("events", "phases")}

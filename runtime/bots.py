@@ -18,7 +18,7 @@ import random
 import re
 from typing import Protocol
 
-from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
+from rulecraft.runtime.engine import RULE_ERRORS, State, rule_failure
 from rulecraft.runtime.mcts import MAX_ITERATIONS, ISMCTSBot, MCTSBot
 from rulecraft.limits import MAX_SECONDS
 
@@ -61,7 +61,7 @@ class GreedyBot:
             try:
                 child.apply_unchecked(action)
                 value = self._expected(child, team, self.chance_depth)
-            except RULE_FAILURES as error:
+            except RULE_ERRORS as error:
                 raise rule_failure(state, error) from None
             if best is None or value > best + 1e-9:
                 best, best_actions = value, [action]

@@ -11,12 +11,13 @@ Vocabulary follows OpenSpiel (game state, legal actions, chance node, ply, retur
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import operator
 
-from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayError, RuleFailure, RuleFault,
-                              RulecraftError)
+from rulecraft.errors import (DeadEndError, IllegalActionError, LogError, PlayError, Position, RuleFailure,
+                              RuleFault, RulecraftError)
 from rulecraft.runtime.tables import (FINISH, GAME_OVER, RETURN, SLOT_DONE, SLOT_PC, SLOT_PENDING,
                                       SLOT_RETURN, STOP, TRUNCATED, RuleTables)
 from rulecraft.runtime.template import FieldTemplate
@@ -62,12 +63,14 @@ class Game:
         """The state at the start of the game, advanced to its first decision or chance node.
 
         ``events`` (a list), when given, receives the events of the automatic steps on the way.
-        Raises :class:`RuleFailure` (RC404) when a formula of the setup fails to compute.
+        Raises :class:`RuleFailure` (RC404, or RC405 for a :class:`RuleFault`) when a formula of
+        the setup (an initial value, a step of ``setup:``, a trigger) fails, naming its spec line.
         """
-        state = State(self, self.rules.initial_state(), 0)
+        state = State(self, [0] * self.rules.slots, 0)
         try:
+            state.s = self.rules.initial_state()
             state._advance(events, None)
-        except RULE_FAILURES as error:
+        except RULE_ERRORS as error:
             raise rule_failure(state, error) from None
         return state
 
@@ -373,7 +376,10 @@ class State:
                 pending = self.s[SLOT_PENDING]
                 self._actor = (pending & -pending).bit_length() - 1
             else:
-                self._actor = node.actor(self.s)
+                try:
+                    self._actor = node.actor(self.s)
+                except RULE_ERRORS as error:
+                    raise rule_failure(self, error) from None
         return self._actor
 
     def phase(self) -> tuple[str, str]:
@@ -392,7 +398,10 @@ class State:
                 if node.kind == "roll":
                     self._legal = list(range(len(self.game.rules.dice[node.die].outcomes)))
                 else:
-                    self._legal = sorted(node.legal(self.s, self.current_player()))
+                    try:
+                        self._legal = sorted(node.legal(self.s, self.current_player()))
+                    except RULE_ERRORS as error:
+                        raise rule_failure(self, error) from None
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -429,11 +438,7 @@ class State:
         before = self.s[:], self.ply
         try:
             self.apply_unchecked(action, events)
-        except RuleFault as fault:
-            phase, rule = self.phase()            # where the rules were when they failed
-            self._restore(before)
-            raise RuleFault(f"{fault.message} (in phase {phase}, rule {rule}); the state is unchanged") from None
-        except RULE_FAILURES as error:
+        except RULE_ERRORS as error:
             failure = rule_failure(self, error)   # names the phase where the rules were
             self._restore(before)
             raise failure from None
@@ -639,13 +644,19 @@ class State:
         if not self.s[SLOT_DONE]:
             return [0.0] * self.game.num_teams
         formula = self.game.rules.on_limit if self.s[SLOT_DONE] == TRUNCATED else self.game.rules.returns
-        return [float(formula(self.s, t)) for t in range(self.game.num_teams)]
+        try:
+            return [float(formula(self.s, t)) for t in range(self.game.num_teams)]
+        except RULE_ERRORS as error:
+            raise rule_failure(self, error) from None
 
     def evaluation(self, team: int) -> float:
         """The spec's evaluation of this state for ``team`` (returns when terminal)."""
         if self.s[SLOT_DONE]:
             return self.returns()[team] * 1e6
-        return float(self.game.rules.evaluation(self.s, team))
+        try:
+            return float(self.game.rules.evaluation(self.s, team))
+        except RULE_ERRORS as error:
+            raise rule_failure(self, error) from None
 
     # ---------- copies and views ----------
     def clone(self) -> "State":
@@ -752,10 +763,60 @@ def parse_notation(action, template: str | None = None) -> FieldTemplate:
 
 
 def rule_failure(state: State, error: Exception) -> RuleFailure:
-    """The RC404 error for a formula that failed (``error``) while the rules computed ``state``."""
-    phase, rule = state.phase() if not state.s[SLOT_DONE] else ("end", "end")
-    return RuleFailure(f"the rules failed to compute in phase {phase} (rule {rule}): "
-                       f"{type(error).__name__}: {error}; the state is unchanged")
+    """The error for a formula of the rules that failed (``error``: a Python error or a
+    :class:`RuleFault`) while the rules computed ``state``: RC404 naming the section (the phase
+    the rules were in, or ``end: returns``, a trigger, …) and the spec formula that failed; a
+    :class:`RuleFault` (RC405, already naming its spec line) gains the section. An error that
+    already names its section is returned as it is. Callers restore the state before raising."""
+    if isinstance(error, RuleFailure) and error.section is not None:
+        return error
+    frames = _generated_frames(error.__traceback__)
+    section = _section(state, frames[0].tb_frame.f_code.co_name if frames else None)
+    if isinstance(error, RuleFault):
+        return RuleFault(f"{error.message}, in {section}; the state is unchanged", section=section)
+    return RuleFailure(f"the rules failed to compute in {section}: {type(error).__name__}: {error}; "
+                       "the state is unchanged", section=section,
+                       position=_spec_position(frames[-1]) if frames else None)
+
+
+RULE_ERRORS = (*RULE_FAILURES, RuleFault)   # what rule_failure turns into a positioned RuleFailure
+_SECTIONS = {"initial_state": "the initial values of state", "triggers": "triggers", "returns": "end: returns",
+             "on_limit": "limits: on_limit", "evaluation": "evaluation"}
+
+
+def _generated_frames(trace) -> list:
+    """The traceback entries of ``trace`` in a generated rules module, outermost first."""
+    frames = []
+    while trace is not None:
+        if "SPEC_LINES" in trace.tb_frame.f_globals:
+            frames.append(trace)
+        trace = trace.tb_next
+    return frames
+
+
+def _section(state: State, function: str | None) -> str:
+    """Where the rules were: the spec section of the generated ``function`` first called, else
+    the phase of ``state``."""
+    if function in _SECTIONS:
+        return _SECTIONS[function]
+    if function is not None and function.startswith("invariant_"):
+        return "invariants"
+    if state.s[SLOT_DONE]:
+        return "end"
+    phase, rule = state.phase()
+    return f"phase {phase} (rule {rule})"
+
+
+def _spec_position(entry) -> Position | None:
+    """The spec place of the formula computed at traceback ``entry`` of a generated module, from
+    its ``SPEC_LINES`` and ``SPEC_PLACES`` (see :mod:`rulecraft.compiler.lines`)."""
+    names = entry.tb_frame.f_globals
+    runs = names["SPEC_LINES"]
+    found = bisect.bisect_right(runs, entry.tb_lineno, key=lambda run: run[0]) - 1
+    if found < 0 or runs[found][1] < 0:
+        return None
+    file, line, column = names["SPEC_PLACES"][runs[found][1]].rsplit(":", 2)
+    return Position(file, int(line), int(column))
 
 
 def as_action_id(value) -> int:

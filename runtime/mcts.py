@@ -34,7 +34,7 @@ import random
 import time
 
 from rulecraft.errors import PlayError
-from rulecraft.runtime.engine import RULE_FAILURES, State, rule_failure
+from rulecraft.runtime.engine import RULE_ERRORS, State, rule_failure
 from rulecraft.limits import MAX_ITERATIONS
 
 __all__ = ["ISMCTSBot", "MAX_ITERATIONS", "MCTSBot", "determinise"]
@@ -107,7 +107,7 @@ def determinise(state: State, team: int, rng: random.Random) -> State:
                 definition, values = game.decoded(rng.choice(legal))
                 scratch = copy.s[:]
                 definition.apply(scratch, owner, *values, None)
-            except RULE_FAILURES:
+            except RULE_ERRORS:
                 continue
             for _, slot in hidden[owner]:
                 copy.s[slot] = scratch[slot]
@@ -150,7 +150,7 @@ class MCTSBot:
             start = determinise(state, team, rng) if self.determinised else state.clone()
             try:
                 self._iterate(root, start, team, rng)
-            except RULE_FAILURES as error:
+            except RULE_ERRORS as error:
                 raise rule_failure(state, error) from None
         most = max(root.children[a].visits if a in root.children else 0 for a in legal)
         return rng.choice([a for a in legal if a in root.children and root.children[a].visits == most]

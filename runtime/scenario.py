@@ -60,7 +60,7 @@ def load_scenarios(game_dir) -> list[Scenario]:
         try:
             data = plain(load_yaml(str(path)))
         except SpecError as error:
-            raise ScenarioError(str(error)) from None
+            raise ScenarioError(str(error), hint="") from None   # str() ends with its hint
         documents = data if isinstance(data, list) else [data]
         for item in documents:
             if not isinstance(item, dict) or not {"id", "steps"} <= item.keys():

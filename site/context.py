@@ -45,7 +45,7 @@ class UnknownName(SiteError):
         self.name = name or path.rsplit(".", 1)[-1]
         self.known = sorted(map(str, known))
 
-    def hint(self) -> str:
+    def suggestion(self) -> str:
         """A did-you-mean for :attr:`name` among the known names, else up to twelve of them,
         else an empty string."""
         return did_you_mean(self.name, self.known) or (

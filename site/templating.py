@@ -140,7 +140,7 @@ class Renderer:
             return environment.render(text, variables)
         except UnknownName as error:
             error.known = error.known or sorted(set(self.names) | set(variables))
-            hint = error.hint()
+            hint = error.suggestion()
             message = (f"names rule id {error.name}, which the spec does not have"
                        if error.path.startswith("rule(") else f"unknown name '{error.path}' in this text")
             raise TextError(message, _name_position(text, error), code="RC802",

@@ -21,7 +21,6 @@ document. The standard-library table is generated from ``compiler/library.py``; 
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from pathlib import Path
 import random
@@ -33,7 +32,7 @@ import pytest
 
 from rulecraft.compiler import compile_source, find_game, load_rules
 from rulecraft import codes, limits
-from rulecraft.compiler import library, reader
+from rulecraft.compiler import library, reader, schema
 from rulecraft.compiler.parser import GRAMMAR_PATH, parse_effects, parse_formula
 from rulecraft.runtime import scenario as scenarios
 from rulecraft.runtime.engine import Game
@@ -267,22 +266,18 @@ def test_every_section_is_documented():
 
 
 def spec_keys() -> set:
-    """Every key the compiler's section readers accept: the ``required``/``optional`` tuples of
-    their ``self.keys(...)`` checks, written out or named as module constants."""
-    keys = set()
-    for path in sorted((ROOT / "compiler").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-                     for target in node.targets if isinstance(target, ast.Name)}
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "keys" and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == "self"):
-                for argument in node.args[2:]:
-                    if isinstance(argument, ast.Name):
-                        argument = constants.get(argument.id)
-                    if isinstance(argument, ast.Tuple):
-                        keys.update(e.value for e in argument.elts if isinstance(e, ast.Constant))
+    """Every key the compiler's section readers accept: the keys of every mapping of fixed keys
+    in the spec's declared shape (:data:`schema.SPEC`)."""
+    keys, shapes = set(), [schema.SPEC]
+    while shapes:
+        shape = shapes.pop()
+        if isinstance(shape, schema.Keyed):
+            keys.update(shape.keys)
+            shapes += [*shape.required.values(), *shape.optional.values()]
+        elif isinstance(shape, schema.Either):
+            shapes += shape.kinds
+        elif isinstance(shape, (schema.Listed, schema.Named)):
+            shapes.append(shape.item if isinstance(shape, schema.Listed) else shape.value)
     return keys
 
 

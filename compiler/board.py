@@ -9,8 +9,6 @@ evaluator (:mod:`evaluate`). Errors: RC331–RC336 and the checker's.
 
 from __future__ import annotations
 
-from collections import deque
-
 from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
@@ -18,6 +16,7 @@ from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import Sizes, compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
+from rulecraft.runtime.support import Distances
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
 # the built-in enumeration ``direction``, clockwise from north: (name, row step, column step).
@@ -70,7 +69,7 @@ class BoardReader(Sizes):
             attributes[str(name)] = self._per_space(derived, name, len(spaces))
             self._space_attribute(str(name), *attributes[str(name)])
         neighbors = self._adjacency(board, len(spaces), grid)
-        distance = _distances(neighbors)
+        distance = Distances(neighbors)
         self._geometry(spaces, neighbors, distance, grid, self._coordinates(board, len(spaces)))
         areas = {}
         area_specs = board.get("areas") or Mapping()
@@ -103,8 +102,9 @@ class BoardReader(Sizes):
                             board.value_at("coordinates"), code="RC379", hint='e.g. {row: "z.step", column: "z.column"}')
         rows, columns = (self._per_space(spec, key, count)[1] for key in ("row", "column"))
         coords = tuple(zip(rows, columns))
+        first = {}
         for index, place in enumerate(coords):
-            if coords.index(place) != index:
+            if first.setdefault(place, index) != index:
                 raise SpecError(f"two zones are at row {place[0]}, column {place[1]}", spec.value_at("row"),
                                 code="RC379", hint="give every zone its own row and column")
         return ir.GridIR(max(rows, default=0), max(columns, default=0), coords)
@@ -225,22 +225,6 @@ class BoardReader(Sizes):
 
 def _int(value: int) -> ir.Const:
     return ir.Const(type=T.INT, value=value)
-
-
-def _distances(neighbors) -> tuple:
-    table = []
-    for start in range(len(neighbors)):
-        row = [-1] * len(neighbors)
-        row[start] = 0
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for there in neighbors[here]:
-                if row[there] < 0:
-                    row[there] = row[here] + 1
-                    queue.append(there)
-        table.append(tuple(row))
-    return tuple(table)
 
 
 def grid_directions(grid: ir.GridIR) -> tuple:

@@ -22,7 +22,7 @@ from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
 
-SUPPORT = ("at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
+SUPPORT = ("Distances", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
 CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef", "RuleTables", "TableDef")
 
 
@@ -84,7 +84,8 @@ class _Module:
         functions = self.functions()
         body = [ast.Expr(const(doc)),
                 ast.ImportFrom("fractions", [ast.alias("Fraction")], 0),
-                ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT], 0),
+                *(ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT[at:at + 4]], 0)
+                  for at in range(0, len(SUPPORT), 4)),
                 ast.ImportFrom("rulecraft.runtime.tables", [ast.alias(n) for n in CONTRACT], 0)]
         body += self.tables() + self.layout() + self.state_functions() + functions
         body.append(_assign("RULES", self.rule_tables(spec_hash)))
@@ -96,7 +97,7 @@ class _Module:
         out = [_assign("TEAMS", literal(tuple(game.teams))), _assign("SPACES", literal(board.spaces)),
                _assign("NEIGHBORS", literal(board.neighbors)),
                _assign("NEIGHBOR_SETS", ast.parse("tuple(frozenset(n) for n in NEIGHBORS)", mode="eval").body),
-               _assign("DISTANCE", literal(board.distance)),
+               _assign("DISTANCE", call("Distances", name("NEIGHBORS"))),
                _assign("SPACE_AT", literal({rc: i for i, rc in enumerate(board.grid.coords)} if board.grid else {}))]
         statics = self._statics()
         for table in statics:

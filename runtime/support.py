@@ -6,7 +6,44 @@ plain, game-independent code over the module's precomputed tables.
 
 from __future__ import annotations
 
+from collections import deque
+
 from rulecraft.errors import RuleFault
+
+
+class Distances:
+    """``distance(a, b)`` for every pair of spaces, read as ``table[a][b]``: the fewest steps
+    from ``a`` to ``b`` along ``neighbors`` (a tuple of neighbour tuples), -1 if unreachable.
+
+    The full table has a square of the board's size entries, so a row is found (breadth first
+    from its space) the first time it is read, and kept."""
+
+    def __init__(self, neighbors):
+        self.neighbors = neighbors
+        self.rows: dict = {}
+
+    def __len__(self) -> int:
+        return len(self.neighbors)
+
+    def __getitem__(self, start: int) -> tuple:
+        """The distances from space ``start`` to every space; IndexError off the board."""
+        if not 0 <= start < len(self.neighbors):
+            raise IndexError(f"no space {start}")
+        if start not in self.rows:
+            self.rows[start] = self._row(start)
+        return self.rows[start]
+
+    def _row(self, start: int) -> tuple:
+        row = [-1] * len(self.neighbors)
+        row[start] = 0
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self.neighbors[here]:
+                if row[there] < 0:
+                    row[there] = row[here] + 1
+                    queue.append(there)
+        return tuple(row)
 
 
 def connected_from(neighbors, start: int, allowed) -> tuple:

@@ -10,6 +10,7 @@ built as one ``ast.Module`` and unparsed once; it imports only :mod:`rulecraft.r
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from fractions import Fraction
 
 from rulecraft.compiler import ir
@@ -360,8 +361,12 @@ def piece_labels(game: ir.GameIR) -> list:
     """How each piece is named: 'atk X5' for numbered pieces; 'home goalkeeper', 'home outfield
     3' for unnumbered ones of a kind; 'red 2' for pieces of no kind; a kind's symbol stands for
     its name ('ATK □4')."""
+    group_sizes = Counter((p.team, p.kind) for p in game.pieces)
+    seen: Counter = Counter()
     labels = []
-    for index, piece in enumerate(game.pieces):
+    for piece in game.pieces:
+        group = (piece.team, piece.kind)
+        seen[group] += 1
         team = game.teams[piece.team]
         kind = game.kinds[piece.kind] if piece.kind >= 0 else ""
         if kind and game.kind_symbols and game.kind_symbols[piece.kind]:
@@ -369,11 +374,10 @@ def piece_labels(game: ir.GameIR) -> list:
         if piece.number:
             labels.append(f"{team} {kind}{piece.number}")
             continue
-        same = [i for i, q in enumerate(game.pieces) if q.team == piece.team and q.kind == piece.kind]
-        if kind and len(same) == 1:
+        if kind and group_sizes[group] == 1:
             labels.append(f"{team} {kind}")
         else:
-            labels.append(f"{team} {kind} {same.index(index) + 1}".replace("  ", " "))
+            labels.append(f"{team} {kind} {seen[group]}".replace("  ", " "))
     return labels
 
 

@@ -16,14 +16,9 @@ from rulecraft.compiler import types as T
 from rulecraft.compiler.sizes import Sizes, compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
-from rulecraft.runtime.support import Distances
+from rulecraft.runtime.support import DIRECTIONS, Distances, Towards
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
-# the built-in enumeration ``direction``, clockwise from north: (name, row step, column step).
-# North is towards higher row numbers (row 1 is the south edge, drawn at the bottom), east
-# towards higher column numbers.
-DIRECTIONS = (("n", 1, 0), ("ne", 1, 1), ("e", 0, 1), ("se", -1, 1),
-              ("s", -1, 0), ("sw", -1, -1), ("w", 0, -1), ("nw", 1, -1))
 DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
 # the lists of directions a formula may name
 DIRECTION_LISTS = {"directions": DIRECTION_NAMES, "orthogonal_directions": ("n", "e", "s", "w"),
@@ -247,19 +242,10 @@ def grid_directions(grid: ir.GridIR) -> tuple:
     return tuple(steps), tuple(rays)
 
 
-def grid_towards(grid: ir.GridIR) -> tuple:
+def grid_towards(grid: ir.GridIR) -> Towards:
     """Per pair of squares, the direction from the first to the second when they share a row,
-    a column or a diagonal (-1 otherwise, and from a square to itself)."""
-    units = {(dr, dc): d for d, (_, dr, dc) in enumerate(DIRECTIONS)}
-    towards = []
-    for row, col in grid.coords:
-        found = []
-        for other_row, other_col in grid.coords:
-            dr, dc = other_row - row, other_col - col
-            aligned = (dr or dc) and (not dr or not dc or abs(dr) == abs(dc))
-            found.append(units[((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))] if aligned else -1)
-        towards.append(tuple(found))
-    return tuple(towards)
+    a column or a diagonal (-1 otherwise, and from a square to itself); rows made when read."""
+    return Towards(grid.coords)
 
 
 def grid_lines(grid: ir.GridIR | None, length: int) -> tuple:

@@ -22,8 +22,10 @@ from rulecraft.compiler.generators import generator
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
+from rulecraft.runtime.support import RowsOnRead
 
-SUPPORT = ("Distances", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
+SUPPORT = ("Distances", "Towards", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from",
+           "take_until")
 CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef", "RuleTables", "TableDef")
 
 
@@ -33,9 +35,12 @@ def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, o
 
 
 def literal(value) -> ast.expr:
-    """A Python value (numbers, strings, tuples, lists, dicts, frozensets, fractions) as an AST."""
+    """A Python value (numbers, strings, tuples, lists, dicts, frozensets, fractions, tables
+    whose rows are made when read) as an AST."""
     if isinstance(value, (bool, int, str)) or value is None:
         return ast.Constant(value)
+    if isinstance(value, RowsOnRead):
+        return call(type(value).__name__, literal(value.source))
     if isinstance(value, Fraction):
         return call("Fraction", const(value.numerator), const(value.denominator))
     if isinstance(value, tuple):

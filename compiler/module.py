@@ -26,6 +26,7 @@ from rulecraft.runtime.support import RowsOnRead
 
 SUPPORT = ("Distances", "Towards", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from",
            "take_until")
+PER_IMPORT = 4             # names per import line: an import is never folded, so it must fit in a line
 CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef", "RuleTables", "TableDef")
 
 
@@ -90,8 +91,8 @@ class _Module:
         functions = self.functions()
         body = [ast.Expr(const(doc)),
                 ast.ImportFrom("fractions", [ast.alias("Fraction")], 0),
-                *(ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT[at:at + 4]], 0)
-                  for at in range(0, len(SUPPORT), 4)),
+                *(ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT[at:at + PER_IMPORT]], 0)
+                  for at in range(0, len(SUPPORT), PER_IMPORT)),
                 ast.ImportFrom("rulecraft.runtime.tables", [ast.alias(n) for n in CONTRACT], 0)]
         body += self.tables() + self.layout() + self.state_functions() + functions
         body.append(_assign("RULES", self.rule_tables(spec_hash)))

@@ -11,6 +11,7 @@ by one piece of code:
   state sizes, compile time;
 * :mod:`.jobs`: batch playouts (``rulecraft simulate``) in one process against two;
 * :mod:`.bench_site`: the rulebook site build;
+* :mod:`.scale`: compile time on the largest board and roster against small ones (run on its own);
 * :mod:`.harness`: interleaved rounds over all of them, medians and spreads, the JSON report;
 * :mod:`.targets`: the performance targets, each measured against its goal;
 * :mod:`.report`: the tables ``rulecraft bench`` prints.

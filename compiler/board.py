@@ -9,8 +9,6 @@ evaluator (:mod:`evaluate`). Errors: RC331–RC336 and the checker's.
 
 from __future__ import annotations
 
-from collections import deque
-
 from rulecraft.errors import SpecError
 from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
@@ -19,13 +17,9 @@ from rulecraft.compiler import schema
 from rulecraft.compiler.sizes import Sizes, compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
+from rulecraft.runtime.support import DIRECTIONS, Distances, Towards
 from rulecraft.runtime.template import GRID_FIELDS, FieldTemplate
 
-# the built-in enumeration ``direction``, clockwise from north: (name, row step, column step).
-# North is towards higher row numbers (row 1 is the south edge, drawn at the bottom), east
-# towards higher column numbers.
-DIRECTIONS = (("n", 1, 0), ("ne", 1, 1), ("e", 0, 1), ("se", -1, 1),
-              ("s", -1, 0), ("sw", -1, -1), ("w", 0, -1), ("nw", 1, -1))
 DIRECTION_NAMES = tuple(name for name, _, _ in DIRECTIONS)
 # the lists of directions a formula may name
 DIRECTION_LISTS = {"directions": DIRECTION_NAMES, "orthogonal_directions": ("n", "e", "s", "w"),
@@ -71,7 +65,7 @@ class BoardReader(Sizes):
             attributes[str(name)] = self._per_space(derived, name, len(spaces))
             self._space_attribute(str(name), *attributes[str(name)])
         neighbors = self._adjacency(board, len(spaces), grid)
-        distance = _distances(neighbors)
+        distance = Distances(neighbors)
         self._geometry(spaces, neighbors, distance, grid, self._coordinates(board, len(spaces)))
         areas = {}
         area_specs = board.get("areas") or Mapping()
@@ -104,8 +98,9 @@ class BoardReader(Sizes):
                             board.value_at("coordinates"), code="RC379", hint='e.g. {row: "z.step", column: "z.column"}')
         rows, columns = (self._per_space(spec, key, count)[1] for key in ("row", "column"))
         coords = tuple(zip(rows, columns))
+        first = {}
         for index, place in enumerate(coords):
-            if coords.index(place) != index:
+            if first.setdefault(place, index) != index:
                 raise SpecError(f"two zones are at row {place[0]}, column {place[1]}", spec.value_at("row"),
                                 code="RC379", hint="give every zone its own row and column")
         return ir.GridIR(max(rows, default=0), max(columns, default=0), coords)
@@ -228,22 +223,6 @@ def _int(value: int) -> ir.Const:
     return ir.Const(type=T.INT, value=value)
 
 
-def _distances(neighbors) -> tuple:
-    table = []
-    for start in range(len(neighbors)):
-        row = [-1] * len(neighbors)
-        row[start] = 0
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for there in neighbors[here]:
-                if row[there] < 0:
-                    row[there] = row[here] + 1
-                    queue.append(there)
-        table.append(tuple(row))
-    return tuple(table)
-
-
 def grid_directions(grid: ir.GridIR) -> tuple:
     """``(step, ray)``: the grid's direction tables, per square and direction (in
     :data:`DIRECTIONS` order): ``step`` the next square (-1 off the board or on a square that is
@@ -264,19 +243,10 @@ def grid_directions(grid: ir.GridIR) -> tuple:
     return tuple(steps), tuple(rays)
 
 
-def grid_towards(grid: ir.GridIR) -> tuple:
+def grid_towards(grid: ir.GridIR) -> Towards:
     """Per pair of squares, the direction from the first to the second when they share a row,
-    a column or a diagonal (-1 otherwise, and from a square to itself)."""
-    units = {(dr, dc): d for d, (_, dr, dc) in enumerate(DIRECTIONS)}
-    towards = []
-    for row, col in grid.coords:
-        found = []
-        for other_row, other_col in grid.coords:
-            dr, dc = other_row - row, other_col - col
-            aligned = (dr or dc) and (not dr or not dc or abs(dr) == abs(dc))
-            found.append(units[((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))] if aligned else -1)
-        towards.append(tuple(found))
-    return tuple(towards)
+    a column or a diagonal (-1 otherwise, and from a square to itself); rows made when read."""
+    return Towards(grid.coords)
 
 
 def grid_lines(grid: ir.GridIR | None, length: int) -> tuple:

@@ -522,13 +522,14 @@ class GridIR:
 @dataclass(eq=False)
 class BoardIR:
     """The board: space names, the grid (or None), each attribute's type and per-space values,
-    adjacency, distances, named areas and the straight lines ``lines(n)`` asks for."""
+    adjacency, distances (a :class:`~rulecraft.runtime.support.Distances`, rows found when read),
+    named areas and the straight lines ``lines(n)`` asks for."""
 
     spaces: tuple
     grid: GridIR | None
     attributes: dict
     neighbors: tuple
-    distance: tuple
+    distance: object
     areas: dict = field(default_factory=dict)
     lines: dict = field(default_factory=dict)
 

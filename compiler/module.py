@@ -10,6 +10,7 @@ built as one ``ast.Module`` and unparsed once; it imports only :mod:`rulecraft.r
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from fractions import Fraction
 
 from rulecraft.compiler import ir
@@ -22,8 +23,11 @@ from rulecraft.compiler.lines import mark, spec_lines
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
+from rulecraft.runtime.support import RowsOnRead
 
-SUPPORT = ("at_least", "connected_from", "fault_raiser", "grouped", "reach_from", "take_until")
+SUPPORT = ("Distances", "Towards", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from",
+           "take_until")
+PER_IMPORT = 4             # names per import line: an import is never folded, so it must fit in a line
 CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef", "RuleTables", "TableDef")
 
 
@@ -35,9 +39,12 @@ def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, o
 
 
 def literal(value) -> ast.expr:
-    """A Python value (numbers, strings, tuples, lists, dicts, frozensets, fractions) as an AST."""
+    """A Python value (numbers, strings, tuples, lists, dicts, frozensets, fractions, tables
+    whose rows are made when read) as an AST."""
     if isinstance(value, (bool, int, str)) or value is None:
         return ast.Constant(value)
+    if isinstance(value, RowsOnRead):
+        return call(type(value).__name__, literal(value.source))
     if isinstance(value, Fraction):
         return call("Fraction", const(value.numerator), const(value.denominator))
     if isinstance(value, tuple):
@@ -88,7 +95,8 @@ class _Module:
         functions = self.functions()
         body = [ast.Expr(const(doc)),
                 ast.ImportFrom("fractions", [ast.alias("Fraction")], 0),
-                ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT], 0),
+                *(ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT[at:at + PER_IMPORT]], 0)
+                  for at in range(0, len(SUPPORT), PER_IMPORT)),
                 ast.ImportFrom("rulecraft.runtime.tables", [ast.alias(n) for n in CONTRACT], 0)]
         body += self.tables() + self.layout() + self.state_functions() + functions
         body.append(_assign("RULES", self.rule_tables(spec_hash)))
@@ -100,7 +108,7 @@ class _Module:
         out = [_assign("TEAMS", literal(tuple(game.teams))), _assign("SPACES", literal(board.spaces)),
                _assign("NEIGHBORS", literal(board.neighbors)),
                _assign("NEIGHBOR_SETS", ast.parse("tuple(frozenset(n) for n in NEIGHBORS)", mode="eval").body),
-               _assign("DISTANCE", literal(board.distance)),
+               _assign("DISTANCE", call("Distances", name("NEIGHBORS"))),
                _assign("SPACE_AT", literal({rc: i for i, rc in enumerate(board.grid.coords)} if board.grid else {}))]
         statics = self._statics()
         for table in statics:
@@ -363,8 +371,12 @@ def piece_labels(game: ir.GameIR) -> list:
     """How each piece is named: 'atk X5' for numbered pieces; 'home goalkeeper', 'home outfield
     3' for unnumbered ones of a kind; 'red 2' for pieces of no kind; a kind's symbol stands for
     its name ('ATK □4')."""
+    group_sizes = Counter((p.team, p.kind) for p in game.pieces)
+    seen: Counter = Counter()
     labels = []
-    for index, piece in enumerate(game.pieces):
+    for piece in game.pieces:
+        group = (piece.team, piece.kind)
+        seen[group] += 1
         team = game.teams[piece.team]
         kind = game.kinds[piece.kind] if piece.kind >= 0 else ""
         if kind and game.kind_symbols and game.kind_symbols[piece.kind]:
@@ -372,11 +384,10 @@ def piece_labels(game: ir.GameIR) -> list:
         if piece.number:
             labels.append(f"{team} {kind}{piece.number}")
             continue
-        same = [i for i, q in enumerate(game.pieces) if q.team == piece.team and q.kind == piece.kind]
-        if kind and len(same) == 1:
+        if kind and group_sizes[group] == 1:
             labels.append(f"{team} {kind}")
         else:
-            labels.append(f"{team} {kind} {same.index(index) + 1}".replace("  ", " "))
+            labels.append(f"{team} {kind} {seen[group]}".replace("  ", " "))
     return labels
 
 

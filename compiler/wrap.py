@@ -9,6 +9,7 @@ adjacent literals. The result compiles to the same code.
 from __future__ import annotations
 
 import ast
+from collections import deque
 import re
 
 WIDTH = 120
@@ -48,17 +49,19 @@ def _fold(line: str) -> list:
         elif text in _CLOSE:
             depth -= 1
         previous_end = end
-    lines, current, breaks = [], "", []
+    lines, current, breaks = [], "", deque()
+    shift = 0                            # a break's column in current is its stored column + shift
     for text, level, preferred in pieces:
         if current and len(current) + len(text) > WIDTH and breaks:
-            at = next((b for b, good in reversed(breaks) if good), breaks[-1][0])
+            at = next((b for b, good in reversed(breaks) if good), breaks[-1][0]) + shift
             lines.append(current[:at].rstrip())
+            while breaks and breaks[0][0] + shift <= at:
+                breaks.popleft()
             tail = current[at:]
-            shift = len(indent) + INDENT - at - (len(tail) - len(tail.lstrip()))
+            shift += len(indent) + INDENT - at - (len(tail) - len(tail.lstrip()))
             current = indent + " " * INDENT + tail.lstrip()
-            breaks = [(b + shift, good) for b, good in breaks if b > at]
         if level > 0 and current.strip():
-            breaks.append((len(current), preferred))
+            breaks.append((len(current) - shift, preferred))
         current += text
     lines.append(current)
     return lines

@@ -6,7 +6,73 @@ plain, game-independent code over the module's precomputed tables.
 
 from __future__ import annotations
 
+from collections import deque
+
 from rulecraft.errors import RuleFault
+
+
+# the built-in enumeration ``direction``, clockwise from north: (name, row step, column step).
+# North is towards higher row numbers (row 1 is the south edge, drawn at the bottom), east
+# towards higher column numbers.
+DIRECTIONS = (("n", 1, 0), ("ne", 1, 1), ("e", 0, 1), ("se", -1, 1),
+              ("s", -1, 0), ("sw", -1, -1), ("w", 0, -1), ("nw", 1, -1))
+_UNITS = {(dr, dc): d for d, (_, dr, dc) in enumerate(DIRECTIONS)}
+
+
+class RowsOnRead:
+    """A table of one entry per pair of spaces, read as ``table[a][b]``, made from ``source``
+    (a tuple with one entry per space). The whole table has a square of the board's size
+    entries, so a row is computed the first time it is read, and kept."""
+
+    def __init__(self, source: tuple):
+        self.source = source
+        self.rows: dict = {}
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, start: int) -> tuple:
+        """The entries from space ``start`` to every space; IndexError off the board."""
+        if not 0 <= start < len(self.source):
+            raise IndexError(f"no space {start}")
+        if start not in self.rows:
+            self.rows[start] = self._row(start)
+        return self.rows[start]
+
+    def _row(self, start: int) -> tuple:
+        raise NotImplementedError
+
+
+class Distances(RowsOnRead):
+    """``distance(a, b)`` from ``neighbors`` (each space's neighbour tuple): the fewest steps
+    from ``a`` to ``b`` along adjacency, -1 if unreachable (a row is a breadth-first search)."""
+
+    def _row(self, start: int) -> tuple:
+        row = [-1] * len(self.source)
+        row[start] = 0
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self.source[here]:
+                if row[there] < 0:
+                    row[there] = row[here] + 1
+                    queue.append(there)
+        return tuple(row)
+
+
+class Towards(RowsOnRead):
+    """``direction(a, b)`` from ``coords`` (each square's (row, column)): the index in
+    :data:`DIRECTIONS` of the direction from ``a`` to ``b`` when they share a row, a column or a
+    diagonal; -1 otherwise, and from a square to itself."""
+
+    def _row(self, start: int) -> tuple:
+        row, col = self.source[start]
+        found = []
+        for other_row, other_col in self.source:
+            dr, dc = other_row - row, other_col - col
+            aligned = (dr or dc) and (not dr or not dc or abs(dr) == abs(dc))
+            found.append(_UNITS[((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))] if aligned else -1)
+        return tuple(found)
 
 
 def connected_from(neighbors, start: int, allowed) -> tuple:

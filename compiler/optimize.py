@@ -262,16 +262,22 @@ _SAFE = (ir.Const, ir.Var, ir.Slot, ir.Static, ir.PieceCount, ir.Unary, ir.Compa
          ir.Items)
 
 
+_SAFE_BUILTINS = ("abs", "min", "max", "space_at")    # space_at of a square off the board is none
+
+
 def safe(e: ir.Expr) -> bool:
     """Whether ``e`` can be computed where it would not have been (earlier, or when a condition
-    guarding it is false) without failing: it divides nothing, checks nothing and reads no list
-    position, and every table lookup in it is within the table."""
+    guarding it is false) without failing: it divides only by nonzero constants, checks nothing
+    and reads no list position, and every table lookup in it is within the table."""
     for node in walk(e):
         if isinstance(node, ir.Binary):
-            if node.op in ("//", "%"):
+            if node.op in ("//", "%") and not (isinstance(node.right, ir.Const) and node.right.value):
                 return False
         elif isinstance(node, ir.Member):
             continue
+        elif isinstance(node, ir.Builtin):
+            if node.fn not in _SAFE_BUILTINS:
+                return False
         elif not isinstance(node, _SAFE):
             return False
         elif isinstance(node, ir.Static) and any(k.nullable for k in node.keys):

@@ -141,8 +141,8 @@ class _Passes:
         exact = _conjuncts(test) == (test,) and isinstance(test, ir.Compare)
         if exact and (items.cond is None if fn == "any" else fn in ("nonempty", "at_least") and items.value is None):
             least = e.least if fn == "at_least" else 1
-            return ir.Compare(type=T.BOOL, where=e.where, op=">=", left=standing,
-                              right=ir.Const(type=T.INT, value=least))
+            return ir.Compare(type=T.BOOL, where=e.where, op=">", left=standing,
+                              right=ir.Const(type=T.INT, value=least - 1))
         empty = _EMPTY[fn] if fn != "first" else (0 if e.type == T.INT else -1)
         none_there = ir.Compare(type=T.BOOL, where=e.where, op="==", left=standing, right=ir.Const(type=T.INT, value=0))
         if e.type == T.BOOL:        # a truth value stays one (events and stores see True/False)

@@ -18,7 +18,6 @@ import pytest
 
 from rulecraft.compiler import compile_source, game_names, load_rules, read_game
 from rulecraft.compiler import generators, ir
-from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, Names
 from rulecraft.compiler.optimize import hoist_comprehension, optimize
 from rulecraft.compiler.walk import walk

@@ -38,6 +38,8 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     for test in tests:
         levels[_level(test, symbols)].append(test)
     hoisted = _hoist(levels, symbols) if optimize else [[] for _ in levels]
+    if optimize:
+        levels = [_cheap_first(tests) for tests in levels]
     strides = mixed_radix_strides(p.size for p in params)
     body: list = [assign(name("out", True), ast.List([], ast.Load()))]
     block, partial = body, const(action.base) if action.base or not params else None
@@ -69,6 +71,37 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     block.append(mark(ast.If(_all(innermost, emitter), [append], []), innermost[0].where) if innermost else append)
     body.append(ast.Return(name("out")))
     return body
+
+
+def _cheap_first(tests: list) -> list:
+    """``tests`` (all tested at one loop level) with each that cannot fail moved before the
+    costlier ones above it: the first false test ends the ``and``, so a cheap, selective test
+    (``on(to) == 1``) first spares the costly ones (a path's squares) most of the time. A test that
+    may fail keeps its place after the ones before it, which may guard it."""
+    ordered: list = []
+    for test in tests:
+        at = len(ordered)
+        if safe(test, lists=True):
+            cost = _cost(test)
+            while at and _cost(ordered[at - 1]) > cost:
+                at -= 1
+        ordered.insert(at, test)
+    return ordered
+
+
+LOOP_COST = 8        # a list's items are assumed this many: a part inside its loop costs that much more
+
+
+def _cost(e: ir.Expr) -> float:
+    """A rough cost of computing ``e``: its parts, those inside a list's loop counted
+    :data:`LOOP_COST` times, the parts of an ``and`` after its first counted half (they run only
+    when it holds)."""
+    if isinstance(e, ir.Comprehension):
+        inner = sum(_cost(part) for part in (e.cond, e.value, e.stop) if part is not None)
+        return 1 + _cost(e.source) + sum(_cost(part) for _, part in e.once) + LOOP_COST * inner
+    if isinstance(e, ir.Logic) and e.op == "and":
+        return _cost(e.values[0]) + sum(_cost(part) for part in e.values[1:]) / 2
+    return 1 + sum(_cost(part) for part in children(e))
 
 
 def _compound(partial) -> bool:

@@ -265,11 +265,17 @@ _SAFE = (ir.Const, ir.Var, ir.Slot, ir.Static, ir.PieceCount, ir.Unary, ir.Compa
 _SAFE_BUILTINS = ("abs", "min", "max", "space_at")    # space_at of a square off the board is none
 
 
-def safe(e: ir.Expr) -> bool:
+_LISTS = (ir.Comprehension, ir.Aggregate, ir.AtLeast, ir.Span)
+
+
+def safe(e: ir.Expr, lists: bool = False) -> bool:
     """Whether ``e`` can be computed where it would not have been (earlier, or when a condition
     guarding it is false) without failing: it divides only by nonzero constants, checks nothing
-    and reads no list position, and every table lookup in it is within the table."""
+    and reads no list position, and every table lookup in it is within the table. ``lists``:
+    going through lists is allowed too (none fails by itself; computing one early is no saving)."""
     for node in walk(e):
+        if lists and isinstance(node, _LISTS):
+            continue
         if isinstance(node, ir.Binary):
             if node.op in ("//", "%") and not (isinstance(node.right, ir.Const) and node.right.value):
                 return False

@@ -11,13 +11,14 @@ depends on. The action id is the runtime's mixed-radix number of the parameters'
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, assign, call, const, loop, name, table_name
 from rulecraft.compiler.optimize import safe, transform_once
 from rulecraft.compiler.lines import mark
-from rulecraft.compiler.walk import children, shape, uses
+from rulecraft.compiler.walk import children, shape, transform, uses
 from rulecraft.runtime.tables import mixed_radix_strides
 
 
@@ -37,6 +38,8 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     levels: list = [[] for _ in range(len(params) + 1)]
     for test in tests:
         levels[_level(test, symbols)].append(test)
+    if optimize:
+        _drop_proven_checks(levels)
     hoisted = _hoist(levels, symbols) if optimize else [[] for _ in levels]
     if optimize:
         levels = [_cheap_first(tests) for tests in levels]
@@ -71,6 +74,33 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     block.append(mark(ast.If(_all(innermost, emitter), [append], []), innermost[0].where) if innermost else append)
     body.append(ast.Return(name("out")))
     return body
+
+
+def _drop_proven_checks(levels: list) -> None:
+    """Inside the loops, the checks that a value is not none which an outer level's test has
+    already made (``player.at != none`` tested for the player, ``player.at.row`` read for each
+    zone) are left out: the state does not change while the legal ids are listed, so the value is
+    still not none. ``levels`` is rewritten in place."""
+    proven: set = set()
+
+    def known(e: ir.Expr) -> ir.Expr:
+        if isinstance(e, ir.Guarded) and shape(e.check) in proven:
+            return e.value
+        if isinstance(e, ir.Checked) and shape(e.value) in proven:
+            return e.value
+        if e.nullable and shape(e) in proven:
+            return replace(e, nullable=False)
+        return e
+
+    for depth, tests in enumerate(levels):
+        if proven:
+            levels[depth] = [transform(test, known) for test in tests]
+        for test in tests:
+            for conjunct in _conjuncts(test):
+                if isinstance(conjunct, ir.Compare) and conjunct.op == "!=":
+                    for value, other in ((conjunct.left, conjunct.right), (conjunct.right, conjunct.left)):
+                        if isinstance(other, ir.Const) and other.value == -1 and T.is_entity(value.type):
+                            proven.add(shape(value))
 
 
 def _cheap_first(tests: list) -> list:

@@ -244,10 +244,11 @@ def _is_var(e, symbol) -> bool:
 def _hoist(levels: list, symbols: list) -> list:
     """Loop-invariant code motion: each largest part of a test at depth ``d`` that reads only the
     parameters of outer loops (and is safe to compute early) becomes a local computed once, in
-    the loop of the last parameter it reads, after that loop's own tests; a part going through a
-    list too (``first(p for p in actor.pieces where p.at == none)`` tested for every zone): computed
-    once per outer step, it costs at most one computation more than the inner tests would have
-    made, and saves all but one when they make several. ``levels`` is rewritten
+    the loop of the last parameter it reads, after that loop's own tests. A part going through a
+    list too (``first(p for p in actor.pieces where p.at == none)`` tested for every zone), but in
+    the loop just around the test's own, after its tests: computed only when the test's loop is
+    entered, it costs at most one computation more than the test would have made there, and
+    saves all but one when it makes several. ``levels`` is rewritten
     to read the locals; returns the ``(symbol, value)`` pairs to compute at each depth."""
     hoisted: list = [[] for _ in levels]
     known: dict = {}
@@ -256,7 +257,9 @@ def _hoist(levels: list, symbols: list) -> list:
         if not isinstance(e, (ir.Const, ir.Var)) and safe(e, lists=True):
             level = _level(e, symbols)
             if level < depth:
-                key = shape(e)
+                if not safe(e):           # goes through a list: only where its loop is entered
+                    level = depth - 1
+                key = (shape(e), level)
                 if key not in known:
                     known[key] = ir.Symbol("fixed", "fixed")
                     hoisted[level].append((known[key], e))

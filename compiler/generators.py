@@ -39,7 +39,7 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     for test in tests:
         levels[_level(test, symbols)].append(test)
     if optimize:
-        _drop_proven_checks(levels)
+        _drop_proven_checks(levels, symbols)
     hoisted = _hoist(levels, symbols) if optimize else [[] for _ in levels]
     if optimize:
         levels = [_cheap_first(tests) for tests in levels]
@@ -76,11 +76,13 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     return body
 
 
-def _drop_proven_checks(levels: list) -> None:
+def _drop_proven_checks(levels: list, symbols: list) -> None:
     """Inside the loops, the checks that a value is not none which an outer level's test has
     already made (``player.at != none`` tested for the player, ``player.at.row`` read for each
     zone) are left out: the state does not change while the legal ids are listed, so the value is
-    still not none. ``levels`` is rewritten in place."""
+    still not none. Only a value that reads its level's own parameter counts, so that a part
+    reading it is never computed (hoisted) before the test that proves it. ``levels`` is
+    rewritten in place."""
     proven: set = set()
 
     def known(e: ir.Expr) -> ir.Expr:
@@ -99,7 +101,8 @@ def _drop_proven_checks(levels: list) -> None:
             for conjunct in _conjuncts(test):
                 if isinstance(conjunct, ir.Compare) and conjunct.op == "!=":
                     for value, other in ((conjunct.left, conjunct.right), (conjunct.right, conjunct.left)):
-                        if isinstance(other, ir.Const) and other.value == -1 and T.is_entity(value.type):
+                        if isinstance(other, ir.Const) and other.value == -1 and T.is_entity(value.type) \
+                                and _level(value, symbols) == depth:
                             proven.add(shape(value))
 
 

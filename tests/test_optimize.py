@@ -15,6 +15,7 @@ import ast
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rulecraft.compiler import compile_source, game_names, load_rules, read_game
 from rulecraft.compiler import generators, ir
@@ -279,21 +280,28 @@ def test_the_spellings_game_plays_as_the_plain_translation(spelling, tmp_path):
             _same_play(optimized, plain, state, rng)
 
 
-def test_derived_fields_reuse_a_value_only_while_its_inputs_are_unchanged(tmp_path):
-    """The upkeep of a derived field of each team keeps one side's value while only the other
-    side's pieces move; the value always equals the formula, as the plain translation computes it."""
-    folder = _folder(tmp_path, SPELLINGS.replace("SPELLING", "not d(to)"))
-    optimized, plain = Game(_rules(folder, True)), Game(_rules(folder, False))
-    assert "MEMO_keep_lead" in compile_source(folder)
-    for seed in range(12):
-        for state in _random_states(optimized, seed, 24):
-            twin = State(plain, state.s[:plain.rules.slots], state.ply)
-            for game, side in ((optimized, state), (plain, twin)):
-                recomputed = side.s[:]
-                for keep in game.rules.upkeep:
-                    keep(recomputed, None)
-                assert recomputed == side.s
-            assert twin.s == state.s[:plain.rules.slots]
+@pytest.fixture(scope="module")
+def memo_games(tmp_path_factory):
+    folder = _folder(tmp_path_factory.mktemp("memo"), SPELLINGS.replace("SPELLING", "not d(to)"))
+    assert "MEMO_keep_lead" in compile_source(folder)       # the upkeep reuses values
+    return Game(_rules(folder, True)), Game(_rules(folder, False))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds=st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)))
+def test_derived_fields_reused_values_always_equal_their_formula(memo_games, seeds):
+    """The upkeep of a derived field of each team keeps a team's last value while the slots its
+    formula reads are unchanged; over two random matches played in turns (so the kept values
+    belong to another match half the time), the field always equals its formula as the plain
+    translation computes it."""
+    optimized, plain = memo_games
+    matches = [_random_states(optimized, seed, 24) for seed in seeds]
+    for states in zip(*matches):
+        for state in states:
+            recomputed = state.s[:plain.rules.slots]
+            for keep in plain.rules.upkeep:
+                keep(recomputed, None)
+            assert recomputed == state.s[:plain.rules.slots]
 
 
 def test_no_piece_index_where_no_count_reads_it():

@@ -11,13 +11,14 @@ depends on. The action id is the runtime's mixed-radix number of the parameters'
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, assign, call, const, loop, name, table_name
 from rulecraft.compiler.optimize import safe, transform_once
 from rulecraft.compiler.lines import mark
-from rulecraft.compiler.walk import children, shape, uses
+from rulecraft.compiler.walk import children, shape, transform, uses
 from rulecraft.runtime.tables import mixed_radix_strides
 
 
@@ -37,7 +38,11 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     levels: list = [[] for _ in range(len(params) + 1)]
     for test in tests:
         levels[_level(test, symbols)].append(test)
+    if optimize:
+        _drop_proven_checks(levels, symbols)
     hoisted = _hoist(levels, symbols) if optimize else [[] for _ in levels]
+    if optimize:
+        levels = [_cheap_first(tests) for tests in levels]
     strides = mixed_radix_strides(p.size for p in params)
     body: list = [assign(name("out", True), ast.List([], ast.Load()))]
     block, partial = body, const(action.base) if action.base or not params else None
@@ -69,6 +74,67 @@ def generator(action: ir.ActionIR, emitter: Emitter, spaces: int, grouped: set, 
     block.append(mark(ast.If(_all(innermost, emitter), [append], []), innermost[0].where) if innermost else append)
     body.append(ast.Return(name("out")))
     return body
+
+
+def _drop_proven_checks(levels: list, symbols: list) -> None:
+    """Inside the loops, the checks that a value is not none which an outer level's test has
+    already made (``player.at != none`` tested for the player, ``player.at.row`` read for each
+    zone) are left out: the state does not change while the legal ids are listed, so the value is
+    still not none. Only a value that reads its level's own parameter counts, so that a part
+    reading it is never computed (hoisted) before the test that proves it. ``levels`` is
+    rewritten in place."""
+    proven: set = set()
+
+    def known(e: ir.Expr) -> ir.Expr:
+        if isinstance(e, ir.Guarded) and shape(e.check) in proven:
+            return e.value
+        if isinstance(e, ir.Checked) and shape(e.value) in proven:
+            return e.value
+        if e.nullable and shape(e) in proven:
+            return replace(e, nullable=False)
+        return e
+
+    for depth, tests in enumerate(levels):
+        if proven:
+            levels[depth] = [transform(test, known) for test in tests]
+        for test in tests:
+            for conjunct in _conjuncts(test):
+                if isinstance(conjunct, ir.Compare) and conjunct.op == "!=":
+                    for value, other in ((conjunct.left, conjunct.right), (conjunct.right, conjunct.left)):
+                        if isinstance(other, ir.Const) and other.value == -1 and T.is_entity(value.type) \
+                                and _level(value, symbols) == depth:
+                            proven.add(shape(value))
+
+
+def _cheap_first(tests: list) -> list:
+    """``tests`` (all tested at one loop level) with each that cannot fail moved before the
+    costlier ones above it: the first false test ends the ``and``, so a cheap, selective test
+    (``on(to) == 1``) first spares the costly ones (a path's squares) most of the time. A test that
+    may fail keeps its place after the ones before it, which may guard it."""
+    ordered: list = []
+    for test in tests:
+        at = len(ordered)
+        if safe(test, lists=True):
+            cost = _cost(test)
+            while at and _cost(ordered[at - 1]) > cost:
+                at -= 1
+        ordered.insert(at, test)
+    return ordered
+
+
+LOOP_COST = 8        # a list's items are assumed this many: a part inside its loop costs that much more
+
+
+def _cost(e: ir.Expr) -> float:
+    """A rough cost of computing ``e``: its parts, those inside a list's loop counted
+    :data:`LOOP_COST` times, the parts of an ``and`` after its first counted half (they run only
+    when it holds)."""
+    if isinstance(e, ir.Comprehension):
+        inner = sum(_cost(part) for part in (e.cond, e.value, e.stop) if part is not None)
+        return 1 + _cost(e.source) + sum(_cost(part) for _, part in e.once) + LOOP_COST * inner
+    if isinstance(e, ir.Logic) and e.op == "and":
+        return _cost(e.values[0]) + sum(_cost(part) for part in e.values[1:]) / 2
+    return 1 + sum(_cost(part) for part in children(e))
 
 
 def _compound(partial) -> bool:
@@ -181,16 +247,22 @@ def _is_var(e, symbol) -> bool:
 def _hoist(levels: list, symbols: list) -> list:
     """Loop-invariant code motion: each largest part of a test at depth ``d`` that reads only the
     parameters of outer loops (and is safe to compute early) becomes a local computed once, in
-    the loop of the last parameter it reads, after that loop's own tests. ``levels`` is rewritten
+    the loop of the last parameter it reads, after that loop's own tests. A part going through a
+    list too (``first(p for p in actor.pieces where p.at == none)`` tested for every zone), but in
+    the loop just around the test's own, after its tests: computed only when the test's loop is
+    entered, it costs at most one computation more than the test would have made there, and
+    saves all but one when it makes several. ``levels`` is rewritten
     to read the locals; returns the ``(symbol, value)`` pairs to compute at each depth."""
     hoisted: list = [[] for _ in levels]
     known: dict = {}
 
     def lift(e: ir.Expr, depth: int) -> ir.Expr:
-        if not isinstance(e, (ir.Const, ir.Var)) and safe(e):
+        if not isinstance(e, (ir.Const, ir.Var)) and safe(e, lists=True):
             level = _level(e, symbols)
             if level < depth:
-                key = shape(e)
+                if not safe(e):           # goes through a list: only where its loop is entered
+                    level = depth - 1
+                key = (shape(e), level)
                 if key not in known:
                     known[key] = ir.Symbol("fixed", "fixed")
                     hoisted[level].append((known[key], e))

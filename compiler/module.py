@@ -20,6 +20,7 @@ from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, 
 from rulecraft.compiler.frames import parameter_name
 from rulecraft.compiler.generators import generator
 from rulecraft.compiler.lines import mark, spec_lines
+from rulecraft.compiler.memo import memo_plan, memo_upkeep
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
@@ -222,7 +223,7 @@ class _Module:
     # ---------- functions ----------
     def functions(self) -> list:
         game = self.game
-        out = [self.routine_function(routine) for routine in game.routines]
+        out = [part for routine in game.routines for part in self.routine_functions(routine)]
         for node in game.nodes:
             out += self.node_functions(node)
         for action in game.actions:
@@ -245,15 +246,29 @@ class _Module:
             out.append(_function(f"invariant_{number}", ["s"], _returning(self.emit.expr(invariant.formula), invariant.formula.where)))
         return self.grouped_tables() + out
 
-    def routine_function(self, routine: ir.RoutineIR) -> ast.FunctionDef:
-        """A designer's definition (``fn_``) or procedure (``proc_``) as a function."""
+    def routine_functions(self, routine: ir.RoutineIR) -> list:
+        """A designer's definition (``fn_``) or procedure (``proc_``) as a function; a derived
+        field's upkeep (``keep_``), reusing each owner's last value while its inputs are unchanged
+        (:mod:`memo`) when optimising and the formula goes through a list (a cheaper formula costs
+        less to compute than its inputs cost to compare)."""
         params = [self.names.of(p) for p in routine.params]
         if routine.kind == "formula":
-            return _function(routine_name(routine), ["s"] + params, _returning(self.emit.expr(routine.body), routine.body.where),
-                             f"The definition {routine.name}().")
-        doc = (f"Keep the derived field {routine.name} equal to its formula." if routine.kind == "derived" else
-               f"The procedure {routine.name}(); returns the jump its effects make, if any.")
-        return _function(routine_name(routine), ["s", "ev"] + params, self.emit.statements(routine.body), doc)
+            return [_function(routine_name(routine), ["s"] + params,
+                              _returning(self.emit.expr(routine.body), routine.body.where),
+                              f"The definition {routine.name}().")]
+        if routine.kind == "derived":
+            doc = f"Keep the derived field {routine.name} equal to its formula."
+            plan = memo_plan(routine) if self.optimize else None
+            if plan is not None and any(isinstance(node, (ir.Comprehension, ir.AtLeast))
+                                        for _, formula, _ in plan for node in walk(formula)):
+                memo = f"MEMO_{routine_name(routine)}"
+                return [_assign(memo, ast.List([ast.List([const(None), const(0)], ast.Load()) for _ in plan],
+                                               ast.Load())),
+                        _function(routine_name(routine), ["s", "ev"], memo_upkeep(plan, memo, self.emit),
+                                  doc[:-1] + ", for an owner whose inputs changed.")]
+        else:
+            doc = f"The procedure {routine.name}(); returns the jump its effects make, if any."
+        return [_function(routine_name(routine), ["s", "ev"] + params, self.emit.statements(routine.body), doc)]
 
     def node_functions(self, node: ir.NodeIR) -> list:
         suffix = self.node_names[node.index]

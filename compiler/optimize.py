@@ -5,7 +5,11 @@
   a definition such as ``depth(z, home)``) becomes one lookup in a table of its value on every
   space, computed now;
 * **the piece index**: ``count(p for p in T.pieces where p.at == Z)`` reads a per-team, per-space count
-  the generated module keeps up to date, instead of going through the pieces;
+  the generated module keeps up to date, instead of going through the pieces; so does every other
+  spelling of "is a piece on Z" (``count(z.pieces) > 0``, ``any(p.at == z for p in pieces)``,
+  ``any(p in pieces where p.at == z)``), and an aggregate whose test holds only for pieces on Z
+  (``first(p for p in pieces where p.at == z and C)``, ``any(p.at == z and C for p in t.pieces)``)
+  goes through the pieces only when the index says some stand there (:meth:`_Passes.on_space`);
 * **early-stopping counts**: ``count(...) > 0`` becomes ``any``, ``count(...) >= k`` stops at ``k``;
 * **loop-invariant parts of comprehensions**: a part of a comprehension's body that reads nothing the
   loop binds is computed once per evaluation, before the loop.
@@ -67,6 +71,7 @@ class _Passes:
         e = fold(e)
         e = self.tabulate(e)
         e = transform(e, self.count)
+        e = transform(e, self.on_space)
         return transform(e, hoist_comprehension)
 
     # ---------- board tables ----------
@@ -112,6 +117,41 @@ class _Passes:
             return _count_test(e) or e
         return e
 
+    def on_space(self, e: ir.Expr) -> ir.Expr:
+        """An aggregate (or an at-least test) over pieces whose test requires ``p.at == Z``
+        answered from the piece index: exactly when the test is nothing more (``any(p.at == z for
+        p in S)``, ``any(z.pieces)``, ``count(...) >= k``), else by going through the pieces only
+        when the index says some of them stand on Z (``first(p for p in S where p.at == z and C)``)."""
+        index = self.game.piece_index
+        if index is None or not isinstance(e, (ir.Aggregate, ir.AtLeast)) \
+                or isinstance(e, ir.Aggregate) and e.fn not in _EMPTY:
+            return e
+        fn = e.fn if isinstance(e, ir.Aggregate) else "at_least"
+        items = e.items
+        if not isinstance(items, ir.Comprehension) or items.once or items.stop is not None:
+            return e
+        test = items.value if fn == "any" and items.cond is None else items.cond
+        teams = _teams_of(items.source, index)
+        space = _standing_space(test, items.var) if teams is not None else None
+        if space is None:
+            return e
+        if index.base is None:
+            index.base = self.allocate(index.teams * index.width)
+        standing = ir.PieceCount(type=T.INT, where=e.where, index=index, teams=teams, space=space)
+        exact = _conjuncts(test) == (test,) and isinstance(test, ir.Compare)
+        if exact and (items.cond is None if fn == "any" else fn in ("nonempty", "at_least") and items.value is None):
+            least = e.least if fn == "at_least" else 1
+            return ir.Compare(type=T.BOOL, where=e.where, op=">", left=standing,
+                              right=ir.Const(type=T.INT, value=least - 1))
+        empty = _EMPTY[fn] if fn != "first" else (0 if e.type == T.INT else -1)
+        none_there = ir.Compare(type=T.BOOL, where=e.where, op="==", left=standing, right=ir.Const(type=T.INT, value=0))
+        if e.type == T.BOOL:        # a truth value stays one (events and stores see True/False)
+            if empty:
+                return ir.Logic(type=T.BOOL, where=e.where, op="or", values=(none_there, e))
+            return ir.Logic(type=T.BOOL, where=e.where, op="and", values=(replace(none_there, op="!="), e))
+        return ir.Cond(type=e.type, where=e.where, nullable=e.nullable, test=none_there,
+                       yes=ir.Const(type=e.type, value=empty), no=e)
+
     def piece_count(self, items) -> ir.Expr | None:
         """``count(p for p in T.pieces where p.at == Z)`` (or over ``pieces``) from the piece index."""
         index = self.game.piece_index
@@ -143,6 +183,43 @@ class _Passes:
         # p.at != Z: the team's pieces less those on Z
         total = ir.Aggregate(type=T.INT, where=items.where, fn="count", items=source)
         return ir.Binary(type=T.INT, where=items.where, op="-", left=fold(total), right=standing)
+
+
+# what an aggregate of no items is (see emit's Aggregate); "first" depends on the item type
+_EMPTY = {"count": 0, "sum": 0, "min": 0, "max": 0, "any": 0, "all": 1, "nonempty": 0, "first": None,
+          "at_least": 0}
+
+
+def _teams_of(source: ir.Expr, index: ir.PieceIndexIR) -> tuple | None:
+    """The teams whose pieces ``source`` lists, when it is ``t.pieces`` or ``pieces`` and can be
+    computed without failing; else None."""
+    if isinstance(source, ir.Static) and source.table.name == "TEAM_PIECES" and safe(source):
+        return source.keys
+    if isinstance(source, ir.Span) and source.type == T.ListOf(T.PIECE) and safe(source.low) and safe(source.high):
+        return tuple(ir.Const(type=T.TEAM, value=t) for t in range(index.teams))
+    return None
+
+
+def _standing_space(test: ir.Expr | None, piece: ir.Symbol) -> ir.Expr | None:
+    """Z when ``test`` (of the piece ``piece``) can only hold with ``piece.at == Z`` — that
+    comparison, or one of an ``and`` whose parts before it cannot fail — and Z, which does not
+    depend on the piece, can be computed without failing; else None."""
+    if test is None:
+        return None
+    parts = _conjuncts(test)
+    for position, part in enumerate(parts):
+        if isinstance(part, ir.Compare) and part.op == "==":
+            for left, right in ((part.left, part.right), (part.right, part.left)):
+                if _is_at_of(left, piece) and right.type == T.SPACE and piece not in uses(right) and safe(right):
+                    return right if all(safe(p) for p in parts[:position]) else None
+    return None
+
+
+def _conjuncts(e: ir.Expr) -> tuple:
+    """The parts of ``e`` joined by ``and``, in order (``e`` alone when it is no ``and``)."""
+    if isinstance(e, ir.Logic) and e.op == "and":
+        return tuple(part for value in e.values for part in _conjuncts(value))
+    return (e,)
 
 
 def _is_at_of(e, symbol) -> bool:
@@ -185,16 +262,28 @@ _SAFE = (ir.Const, ir.Var, ir.Slot, ir.Static, ir.PieceCount, ir.Unary, ir.Compa
          ir.Items)
 
 
-def safe(e: ir.Expr) -> bool:
+_SAFE_BUILTINS = ("abs", "min", "max", "space_at")    # space_at of a square off the board is none
+
+
+_LISTS = (ir.Comprehension, ir.Aggregate, ir.AtLeast, ir.Span)
+
+
+def safe(e: ir.Expr, lists: bool = False) -> bool:
     """Whether ``e`` can be computed where it would not have been (earlier, or when a condition
-    guarding it is false) without failing: it divides nothing, checks nothing and reads no list
-    position, and every table lookup in it is within the table."""
+    guarding it is false) without failing: it divides only by nonzero constants, checks nothing
+    and reads no list position, and every table lookup in it is within the table. ``lists``:
+    going through lists is allowed too (none fails by itself; computing one early is no saving)."""
     for node in walk(e):
+        if lists and isinstance(node, _LISTS):
+            continue
         if isinstance(node, ir.Binary):
-            if node.op in ("//", "%"):
+            if node.op in ("//", "%") and not (isinstance(node.right, ir.Const) and node.right.value):
                 return False
         elif isinstance(node, ir.Member):
             continue
+        elif isinstance(node, ir.Builtin):
+            if node.fn not in _SAFE_BUILTINS:
+                return False
         elif not isinstance(node, _SAFE):
             return False
         elif isinstance(node, ir.Static) and any(k.nullable for k in node.keys):

@@ -15,10 +15,10 @@ import ast
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rulecraft.compiler import compile_source, game_names, load_rules, read_game
 from rulecraft.compiler import generators, ir
-from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, Names
 from rulecraft.compiler.optimize import hoist_comprehension, optimize
 from rulecraft.compiler.walk import walk
@@ -207,10 +207,101 @@ def test_counts_of_pieces_on_a_space_read_the_piece_index(tmp_path):
     assert len(counts) == 2                                  # the team's count and crowd(to)
     assert {len(c.teams) for c in counts} == {1, 2}
     assert game_ir.piece_index is not None and game_ir.piece_index.base is not None
-    # a selection with more than p.at == z goes through the pieces, stopping at the first
-    assert not any(isinstance(n, ir.PieceCount) for n in second)
+    # a selection with more than p.at == z asks the index first, then goes through the pieces,
+    # stopping at the first
+    assert any(isinstance(n, ir.PieceCount) for n in second)
     assert any(isinstance(n, ir.Aggregate) and n.fn == "any" for n in second)
     assert any(isinstance(n, ir.Aggregate) and n.fn == "any" for n in third)
+
+
+SPELLINGS = """
+game: {id: spellings, title: Spellings, teams: [red, blue]}
+board: {grid: {rows: 2, columns: 3}, adjacent: king}
+pieces: {roster: [{team: each, count: 3, at: A1}]}
+state:
+  to_move: {type: team, initial: red}
+  lead:
+    type: int
+    of: team
+    derived: "max(p.at.col for p in team.opponent.pieces where p.at != none and any(q.at == p.at for q in team.pieces))"
+define:
+  a(z): "count(z.pieces) > 0"
+  b(z): "any(p.at == z for p in pieces)"
+  c(z): "any(p in pieces where p.at == z)"
+  d(z): "count(p for p in pieces where p.at == z) >= 1"
+turn:
+  - {phase: move, rule: "1", choose: [step, stay], by: to_move}
+  - {phase: pass, rule: "2", do: "to_move = to_move.opponent"}
+actions:
+  step:
+    rule: "1"
+    params: {runner: {type: piece, from: "actor.pieces"}, to: space}
+    legal:
+      - {if: "runner.at != none and adjacent(runner.at, to)"}
+      - {if: "SPELLING"}
+    effect: "move(runner, to)"
+  stay:
+    rule: "1"
+    params: {to: space}
+    legal:
+      - {if: "any(p.at == to and p.team != actor for p in pieces) or first(p for p in actor.pieces where p.at == to and p.number > 1) != none"}
+end: {rule: "3", returns: "team.lead - team.opponent.lead"}
+limits: {max_plies: 24, on_limit: "team.lead - team.opponent.lead"}
+"""
+
+
+@pytest.mark.parametrize("spelling", ["a(to)", "b(to)", "c(to)", "d(to)"])
+def test_every_spelling_of_a_piece_on_a_space_is_one_index_lookup(spelling, tmp_path):
+    game_ir = _optimized_ir(_folder(tmp_path, SPELLINGS.replace("SPELLING", spelling)))
+    test = next(a for a in game_ir.actions if a.name == "step").conditions[-1].test
+    # count(z.pieces) > 0, any(p.at == z for p in pieces), any(p in pieces where p.at == z) and
+    # count(...) >= 1: the same comparison of the index's count for both teams, no list gone through
+    assert isinstance(test, ir.Compare) and (test.op, test.right.value) in ((">", 0), (">=", 1))
+    assert isinstance(test.left, ir.PieceCount) and len(test.left.teams) == 2
+    assert not any(isinstance(n, ir.Comprehension) for n in walk(test))
+
+
+def test_selections_of_the_pieces_on_a_space_ask_the_index_before_going_through_them(tmp_path):
+    game_ir = _optimized_ir(_folder(tmp_path, SPELLINGS.replace("SPELLING", "a(to)")))
+    test = next(a for a in game_ir.actions if a.name == "stay").conditions[-1].test
+    for part in test.values:              # any(p.at == to and C ...), first(... p.at == to and C)
+        guarded = [n for n in walk(part) if isinstance(n, (ir.Logic, ir.Cond))][0]
+        first = guarded.values[0] if isinstance(guarded, ir.Logic) else guarded.test
+        assert isinstance(first, ir.Compare) and isinstance(first.left, ir.PieceCount)
+
+
+@pytest.mark.parametrize("spelling", ["a(to)", "b(to) and not c(runner.at)", "not d(to)"])
+def test_the_spellings_game_plays_as_the_plain_translation(spelling, tmp_path):
+    folder = _folder(tmp_path, SPELLINGS.replace("SPELLING", spelling))
+    optimized, plain = Game(_rules(folder, True)), Game(_rules(folder, False))
+    rng = random.Random(5)
+    for seed in range(8):
+        for state in _random_states(optimized, seed, 24):
+            _same_play(optimized, plain, state, rng)
+
+
+@pytest.fixture(scope="module")
+def memo_games(tmp_path_factory):
+    folder = _folder(tmp_path_factory.mktemp("memo"), SPELLINGS.replace("SPELLING", "not d(to)"))
+    assert "MEMO_keep_lead" in compile_source(folder)       # the upkeep reuses values
+    return Game(_rules(folder, True)), Game(_rules(folder, False))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds=st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)))
+def test_derived_fields_reused_values_always_equal_their_formula(memo_games, seeds):
+    """The upkeep of a derived field of each team keeps a team's last value while the slots its
+    formula reads are unchanged; over two random matches played in turns (so the kept values
+    belong to another match half the time), the field always equals its formula as the plain
+    translation computes it."""
+    optimized, plain = memo_games
+    matches = [_random_states(optimized, seed, 24) for seed in seeds]
+    for states in zip(*matches):
+        for state in states:
+            recomputed = state.s[:plain.rules.slots]
+            for keep in plain.rules.upkeep:
+                keep(recomputed, None)
+            assert recomputed == state.s[:plain.rules.slots]
 
 
 def test_no_piece_index_where_no_count_reads_it():

@@ -71,14 +71,14 @@ class DrawingReader(Sizes):
         formula = self.checker.formula(text, {"z": ir.Var(type=T.SPACE, symbol=z)}, None)
         if formula.type not in (T.INT, T.BOOL):
             raise SpecError(f"{what} must be a number or a condition on the space z", text.position,
-                            code="RC382" if key == "shade" else "RC381")
+                            code="RC381")
         values = tuple(int(compile_time_value(formula, {z: index}, text.position,
                                               f"{what} on the space {name}", code="RC386"))
                        for index, name in enumerate(spaces))
         return formula.type, values
 
     def _places(self, drawing, spaces: tuple) -> tuple:
-        """Each space's ``(x, y, width, height)`` from ``place:``; RC381 for a size below 1, a
+        """Each space's ``(x, y, width, height)`` from ``place:``; RC380 for a size below 1, a
         place off the largest board, or two spaces that overlap."""
         place = drawing["place"]
         values = {}
@@ -92,17 +92,17 @@ class DrawingReader(Sizes):
             if width < 1 or height < 1:
                 key = "width" if width < 1 else "height"
                 raise SpecError(f"the space {spaces[index]} is drawn {key} {min(width, height)}; "
-                                "a space is at least one cell each way", place.value_at(key), code="RC381")
+                                "a space is at least one cell each way", place.value_at(key), code="RC380")
             if not (-MAX_GRID <= x and x + width <= MAX_GRID and -MAX_GRID <= y and y + height <= MAX_GRID):
                 raise SpecError(f"the space {spaces[index]} is drawn at x {x}, y {y}, off a board of "
-                                f"{MAX_GRID} cells", place.value_at("x"), code="RC381")
+                                f"{MAX_GRID} cells", place.value_at("x"), code="RC380")
         covered = {}
         for index, (x, y, width, height) in enumerate(boxes):
             for cell in ((cx, cy) for cx in range(x, x + width) for cy in range(y, y + height)):
                 other = covered.setdefault(cell, index)
                 if other != index:
                     raise SpecError(f"the spaces {spaces[other]} and {spaces[index]} are drawn over each other",
-                                    drawing.value_at("place"), code="RC381")
+                                    drawing.value_at("place"), code="RC380")
         return boxes
 
     def _shades(self, drawing, spaces: tuple) -> tuple:

@@ -7,15 +7,18 @@ both goals; BALL's squares are shaded stripe by stripe. (Bad entries: tests/test
 
 from __future__ import annotations
 
+from pathlib import Path
 import re
+import tempfile
 
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from rulecraft.compiler import load_rules
 from rulecraft.layout import board_layout
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.render import render_text
-from rulecraft.site.board import board_svg
+from rulecraft.site.board import board_svg, space_boxes
 
 from helpers import REPO, invoke, spec_folder
 
@@ -112,3 +115,31 @@ def test_ball_squares_are_shaded_stripe_by_stripe(ball_tones):
             assert ball_tones[name(row + 1, col + 1)] != tone, square
             changed += 1
     assert same > 50 and changed > 50 and set(ball_tones.values()) == {0, 1}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 3), min_size=1, max_size=4), min_size=1, max_size=3))
+def test_stacked_zones_are_drawn_apart_and_named_in_both_outputs(columns):
+    """Zones stacked in columns, of any heights: on the site no two boxes overlap and every box
+    lies on the board; in the terminal every zone's name shows."""
+    spaces, zones = [], []
+    for column, heights in enumerate(columns):
+        low = 1
+        for number, height in enumerate(heights):
+            zones.append(f"z{column}_{number}")
+            spaces.append(f"    - {{id: {zones[-1]}, column: {column}, low: {low}, high: {low + height - 1}}}")
+            low += height
+    spec = ZONES.replace("DRAWING\n", "").replace("pieces:\n  roster:\n    - {team: home, count: 2, at: left}\n"
+                                                   "    - {team: away, count: 3, at: front}\n", "")
+    spec = re.sub(r"  spaces:\n(    - .*\n)+", "  spaces:\n" + "\n".join(spaces) + "\n", spec)
+    with tempfile.TemporaryDirectory() as folder:
+        rules = load_rules(spec_folder(Path(folder), spec) / "game.yaml")
+    boxes = list(space_boxes(rules).values())
+    layout = board_layout(rules)
+    assert layout.width == len(columns) and layout.height == max(sum(h) for h in columns)
+    for i, one in enumerate(boxes):
+        for two in boxes[:i]:
+            assert (one.x + one.width <= two.x or two.x + two.width <= one.x
+                    or one.y + one.height <= two.y or two.y + two.height <= one.y)
+    text = render_text(Game(rules).new_initial_state())
+    assert all(f"|{zone}" in text for zone in zones)

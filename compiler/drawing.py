@@ -32,7 +32,7 @@ PLACE_KEYS = ("x", "y", "width", "height")
 
 
 class DrawingReader(Sizes):
-    """Reads ``board: drawing:`` into the constants of :func:`drawing_constants`' shape."""
+    """Reads ``board: drawing:`` into the constants the rule tables carry (see the module docstring)."""
 
     def read_drawing(self, board, spaces: tuple, grid, zone_grid, areas: dict, neighbors: tuple) -> dict:
         """The drawing of the board whose ``spaces``, ``grid`` (or the ``coordinates:`` grid

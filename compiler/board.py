@@ -14,7 +14,8 @@ from rulecraft.loader import Mapping, Sequence
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler import schema
-from rulecraft.compiler.sizes import Sizes, compile_time_value
+from rulecraft.compiler.drawing import DrawingReader
+from rulecraft.compiler.sizes import compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SPACE_NAME
 from rulecraft.compiler.symbols import Attribute
 from rulecraft.runtime.support import DIRECTIONS, Distances, Towards
@@ -30,12 +31,12 @@ PRESETS = {"orthogonal": ((-1, 0), (0, -1), (0, 1), (1, 0)),
            "king": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))}
 
 
-class BoardReader(Sizes):
+class BoardReader(DrawingReader):
     """Reads ``board:`` into an :class:`ir.BoardIR` and declares its names (spaces, ``spaces``,
     areas, the space attributes)."""
 
     def read_board(self, board) -> ir.BoardIR:
-        """The board; RC320–RC325, RC331–RC336 and formula errors."""
+        """The board; RC320–RC325, RC331–RC336, the drawing's RC380–RC386 and formula errors."""
         if board is None:
             board = Mapping()
             board.position, board.key_positions, board.value_positions = self.top(), {}, {}
@@ -66,7 +67,8 @@ class BoardReader(Sizes):
             self._space_attribute(str(name), *attributes[str(name)])
         neighbors = self._adjacency(board, len(spaces), grid)
         distance = Distances(neighbors)
-        self._geometry(spaces, neighbors, distance, grid, self._coordinates(board, len(spaces)))
+        zone_grid = self._coordinates(board, len(spaces))
+        self._geometry(spaces, neighbors, distance, grid, zone_grid)
         areas = {}
         area_specs = board.get("areas") or Mapping()
         for name, _ in self.entries(area_specs, "board: areas:", board.value_at("areas")):
@@ -77,7 +79,8 @@ class BoardReader(Sizes):
             self.declare(str(name), ir.Items(type=T.ListOf(T.SPACE),
                                              items=tuple(ir.Const(type=T.SPACE, value=m) for m in members)),
                          area_specs.where(name))
-        return ir.BoardIR(tuple(spaces), grid, attributes, neighbors, distance, areas)
+        drawing = self.read_drawing(board, tuple(spaces), grid, zone_grid, areas, neighbors)
+        return ir.BoardIR(tuple(spaces), grid, attributes, neighbors, distance, areas, drawing=drawing)
 
     def _space_attribute(self, name, kind, values):
         table = ir.StaticTable("space", name, tuple(values), kind)

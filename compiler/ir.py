@@ -523,7 +523,8 @@ class GridIR:
 class BoardIR:
     """The board: space names, the grid (or None), each attribute's type and per-space values,
     adjacency, distances (a :class:`~rulecraft.runtime.support.Distances`, rows found when read),
-    named areas and the straight lines ``lines(n)`` asks for."""
+    named areas, the straight lines ``lines(n)`` asks for and the drawing's constants
+    (:mod:`rulecraft.compiler.drawing`)."""
 
     spaces: tuple
     grid: GridIR | None
@@ -532,6 +533,7 @@ class BoardIR:
     distance: object
     areas: dict = field(default_factory=dict)
     lines: dict = field(default_factory=dict)
+    drawing: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, o
 def literal(value) -> ast.expr:
     """A Python value (numbers, strings, tuples, lists, dicts, frozensets, fractions, tables
     whose rows are made when read) as an AST."""
-    if isinstance(value, (bool, int, str)) or value is None:
+    if isinstance(value, (bool, int, float, str)) or value is None:
         return ast.Constant(value)
     if isinstance(value, RowsOnRead):
         return call(type(value).__name__, literal(value.source))
@@ -338,7 +338,8 @@ class _Module:
         keywords = dict(
             game_id=const(meta.id), title=const(meta.title), version=const(meta.version),
             spec_hash=const(spec_hash), options=literal({k: o.value for k, o in game.options.items()}),
-            teams=name("TEAMS"), spaces=name("SPACES"), grid=literal(grid), piece_team=name("PIECE_TEAM"),
+            teams=name("TEAMS"), spaces=name("SPACES"), grid=literal(grid), drawing=literal(game.board.drawing),
+            piece_team=name("PIECE_TEAM"),
             piece_labels=name("PIECE_LABELS"), kinds=name("KINDS"), enums=name("ENUMS"), slots=name("SLOTS"),
             initial_state=name("initial_state"), fields=ast.Tuple(fields, ast.Load()), dice=dice,
             nodes=ast.Tuple(nodes, ast.Load()), actions=ast.Tuple(actions, ast.Load()),

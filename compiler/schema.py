@@ -182,9 +182,14 @@ GAME = Keyed({"id": NAME, "title": TEXT, "teams": Listed(NAME, "RC327")},
 OPTION = Keyed({"type": Word(("int", "bool", "choice")), "default": Either((TEXT, FLAG))},
                {"values": Listed(NAME), "min": WHOLE, "max": WHOLE, "doc": TEXT})
 GRID = Keyed({"rows": SIZE, "columns": SIZE}, {"name": TEXT, "playable": TEXT})
+DRAWING_LINES = ("halfway", "centre_circle", "bands")
+PLACE = Keyed({"x": TEXT, "y": TEXT}, {"width": TEXT, "height": TEXT})
+GOALS = Keyed({"width": NUMBER, "depth": NUMBER})
+DRAWING = Keyed({}, {"place": PLACE, "shade": TEXT, "lines": Listed(Word(DRAWING_LINES)), "goals": GOALS,
+                     "outline": Listed(NAME)})
 BOARD = Keyed({}, {"grid": GRID, "spaces": Listed(Named(Either((TEXT, FLAG)))),
                    "adjacent": TEXT, "attributes": Named(TEXT), "areas": Named(TEXT),
-                   "coordinates": Keyed({"row": TEXT, "column": TEXT})})
+                   "coordinates": Keyed({"row": TEXT, "column": TEXT}), "drawing": DRAWING})
 ROSTER_ENTRY = Keyed({"team": NAME}, {"kind": NAME, "number": WHOLE, "count": WHOLE, "at": NAME, "when": TEXT})
 PIECES = Keyed({"roster": Listed(ROSTER_ENTRY)}, {"kinds": Named(Named(Either((TEXT, Listed(ANY)))))})
 DIE = Keyed({"faces": Listed(Either((WHOLE, NAME)))})

@@ -57,7 +57,7 @@ CODES = {
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
     "RC203": "the rule string ends too early",
     "RC204": "the rule string is empty",
-    "RC300": "a mistake in the spec (family of RC301–RC379)",
+    "RC300": "a mistake in the spec (family of RC301–RC386)",
     "RC301": "unknown name, or a quoted text naming no team, space, kind or value",
     "RC302": "a function or table used as a plain name",
     "RC303": "unknown attribute, or a value that has no attributes",
@@ -150,6 +150,16 @@ CODES = {
     "RC377": "a `goto` inside a called phase to a place outside it (a called phase returns to its caller)",
     "RC378": "warning: a `goto` that leaves its phase (deprecated: use the phase's `next:` or a `call:` step)",
     "RC379": "`board: coordinates:` on a grid, without exactly `row:` and `column:`, or giving two zones one place",
+    "RC380": "`board: drawing: place:` drawing a space less than a cell wide or high, off the largest board, or "
+             "two spaces over each other",
+    "RC381": "a `place:` or `shade:` formula of `board: drawing:` that is not a number or a condition on the space `z`",
+    "RC382": "a `shade:` of `board: drawing:` giving a space a shade outside 0 to 3 (`MAX_SHADES`)",
+    "RC383": "a name in `board: drawing: lines:` that is no marking (`halfway`, `centre_circle`, `bands`), with a "
+             "did-you-mean",
+    "RC384": "`board: drawing: goals:` with a width that is not positive or wider than the board's end, or a depth "
+             "outside 0 to 1 cell",
+    "RC385": "a name in `board: drawing: outline:` that is no area of `board: areas:`, with a did-you-mean",
+    "RC386": "a `board: drawing:` formula that fails on a space (the message names the space) or reads the game state",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
@@ -323,6 +333,16 @@ HINTS = {
     "RC378": "replace the `goto` with the phase's `next:` or a `call:` step",
     "RC379": "give `coordinates:` exactly `row:` and `column:`, one place per zone, and only on a board of "
              "`spaces:`",
+    "RC380": "give every space a width and height of at least 1 and a place of its own, for example "
+             "`place: {x: \"z.column\", y: \"z.low\", height: \"z.high - z.low + 1\"}`",
+    "RC381": "write `place:` formulas that give a whole number of cells and `shade:` as a condition or a small "
+             "number, over the space `z`",
+    "RC382": "keep shades from 0 to 3, for example `shade: \"(z.row + z.col) % 2\"`",
+    "RC383": "name markings from the list: `lines: [halfway, centre_circle, bands]`",
+    "RC384": "give a goal a width from above 0 up to the board's width and a depth above 0 and at most 1, for "
+             "example `goals: {width: 1, depth: 0.3}`",
+    "RC385": "outline the areas named under `board: areas:`, or leave `outline:` out to outline them all",
+    "RC386": "make the formula give a value on every space, using only numbers, options and board attributes",
     "RC401": "play one of the legal actions (`rulecraft actions GAME` lists them all); the message names the "
              "rule that forbids this one",
     "RC402": "make sure every decision offers a legal action and every loop of automatic steps reaches a "

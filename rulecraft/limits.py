@@ -68,6 +68,10 @@ is called, so calls of calls multiply."""
 MAX_GRID = 64
 """Rows and columns of a grid, and the length in ``lines(n)``: a 64 × 64 board has 4,096 squares."""
 
+MAX_SHADES = 4
+"""Shades a board's drawing tells apart (``board: drawing: shade:`` gives 0 to 3): more would
+not read as different on a page or in a terminal."""
+
 RANGE_BOUND = 999_999_999
 """The largest magnitude of a range's bound (``1..n``, a parameter's or table key's range)."""
 

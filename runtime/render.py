@@ -1,11 +1,21 @@
 """Text views of a state: the board as characters and the state's visible fields.
 
-Grid boards print as a matrix (rows top to bottom from the highest row, so the first team's end is
-at the bottom); other boards list each space with what stands on it. Pieces print as their team's
-initial and kind; spaces without pieces show per-space fields (e.g. a mark) or '.'.
+The board is drawn from its layout (:func:`rulecraft.layout.board_layout`), the one the site's
+SVG uses: a grid prints as a matrix (rows top to bottom from the highest row, so the first
+team's end is at the bottom), a board of zones as boxes on a character canvas, each with its
+name and the pieces on it counted by team (``H3 A2``); a board without geometry lists each space
+with what stands on it. Empty spaces show their shade (:data:`SHADE_MARKS`); the goals print as
+``#`` beyond both ends, the halfway line as ``=`` (``-`` through a grid's middle row), the
+centre circle as ``(O)``, the bands as their numbers in the margin. Pieces print as their
+team's initial and kind; spaces without pieces show per-space fields (e.g. a mark) or their shade.
 """
 
 from __future__ import annotations
+
+from rulecraft.layout import board_layout
+
+SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
+ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
 
 
 def space_contents(state, space: int, team: int | None = None) -> str:
@@ -59,18 +69,12 @@ def render_text(state, team: int | None = None) -> str:
     game = state.game
     rules = game.rules
     lines = []
-    if rules.grid:
-        index = {tuple(rc): i for i, rc in enumerate(rules.grid["coords"])}
-        cells = {i: space_contents(state, i, team) or "." for i in range(len(rules.spaces))}
-        width = max([len(c) for c in cells.values()] + [1])
-        for row in range(rules.grid["rows"], 0, -1):
-            out = []
-            for col in range(1, rules.grid["columns"] + 1):
-                i = index.get((row, col))
-                out.append((cells[i] if i is not None else " ").rjust(width))
-            lines.append(f"{row:>3} " + " ".join(out))
-        lines.append("    " + " ".join(chr(64 + c).rjust(width) for c in range(1, rules.grid["columns"] + 1)))
-    elif rules.spaces:
+    layout = board_layout(rules)
+    if layout.kind == "grid":
+        lines += _grid_lines(state, team, layout)
+    elif layout.kind == "zones":
+        lines += _zone_lines(state, layout)
+    else:
         for i, name in enumerate(rules.spaces):
             contents = _team_counts(state, i)
             if contents:
@@ -94,3 +98,96 @@ def render_text(state, team: int | None = None) -> str:
         who = "chance" if state.is_chance_node() else rules.teams[state.current_player()]
         lines.append(f"phase {phase} (rule {rule}); to act: {who}")
     return "\n".join(lines)
+
+
+def _grid_lines(state, team, layout) -> list[str]:
+    """A grid board as a matrix of cells, with the goals, the halfway line and the centre circle."""
+    rules = state.game.rules
+    index = {tuple(rc): i for i, rc in enumerate(rules.grid["coords"])}
+    names = rules.spaces
+    cells = {i: space_contents(state, i, team) or SHADE_MARKS[layout.shades[names[i]]] for i in range(len(names))}
+    width = max([len(c) for c in cells.values()] + [1])
+    rows, columns = rules.grid["rows"], rules.grid["columns"]
+    middle = (rows + 1) // 2 if layout.halfway is not None and rows % 2 else None
+    lines = _goal_lines(layout, 1, width + 1, "    ")
+    for row in range(rows, 0, -1):
+        out = []
+        for col in range(1, columns + 1):
+            i = index.get((row, col))
+            cell = cells[i] if i is not None else " "
+            if row == middle and cell in (SHADE_MARKS + " "):
+                cell = "O" if layout.circle is not None and col == (columns + 1) / 2 else "-"
+            out.append(cell.rjust(width))
+        lines.append(f"{row:>3} " + " ".join(out))
+        if layout.halfway is not None and row == rows // 2 + 1 and not rows % 2:
+            line = "-" * (columns * (width + 1) - 1)
+            if layout.circle is not None:
+                centre = len(line) // 2
+                line = line[:centre - 1] + "(O)" + line[centre + 2:]
+            lines.append("    " + line)
+    lines += _goal_lines(layout, 0, width + 1, "    ")
+    lines.append("    " + " ".join(chr(64 + c).rjust(width) for c in range(1, columns + 1)))
+    return lines
+
+
+def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
+    """The goal at ``end`` (0 the first team's, 1 the second's) as a line of ``#`` under the
+    characters it spans, ``cell`` characters to a cell; [] without goals."""
+    if not layout.goals:
+        return []
+    goal = layout.goals[end]
+    marks = "".join("#" if c < (goal.x + goal.width) * cell and c + 1 > goal.x * cell else " "
+                    for c in range(int(layout.width * cell)))
+    return [margin + marks.rstrip()]
+
+
+def _zone_lines(state, layout) -> list[str]:
+    """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
+    by team, the shades, the goals, the halfway line, the centre circle and the band numbers."""
+    rules = state.game.rules
+    across, down = int(layout.width) * ZONE_WIDTH + 1, int(layout.height) * ZONE_HEIGHT + 1
+    canvas = [[" "] * across for _ in range(down)]
+    frames = {}
+    for name, box in layout.boxes.items():
+        left, right = int(box.x * ZONE_WIDTH), int((box.x + box.width) * ZONE_WIDTH)
+        top = int((layout.height - box.y - box.height) * ZONE_HEIGHT)
+        bottom = int((layout.height - box.y) * ZONE_HEIGHT)
+        frames[name] = (left, right, top, bottom)
+        shade = " " if layout.shades[name] == 0 else SHADE_MARKS[layout.shades[name]]
+        for row in range(top + 1, bottom):      # a mark on every other character, to keep names legible
+            canvas[row][left + 1:right] = [shade if (c + row) % 2 else " " for c in range(left + 1, right)]
+    for left, right, top, bottom in frames.values():
+        for row in (top, bottom):
+            canvas[row][left:right + 1] = "+" + "-" * (right - left - 1) + "+"
+        for row in range(top + 1, bottom):
+            canvas[row][left] = canvas[row][right] = "|"
+    if layout.halfway is not None:
+        row = int((layout.height - layout.halfway) * ZONE_HEIGHT)
+        canvas[row] = ["=" if c in " -" + SHADE_MARKS else c for c in canvas[row]]
+        if layout.circle is not None:
+            x, _, radius = layout.circle
+            centre, reach = int(x * ZONE_WIDTH), max(2, round(radius * ZONE_WIDTH))
+            canvas[row][centre - reach], canvas[row][centre], canvas[row][centre + reach] = "(", "O", ")"
+    for index, name in enumerate(rules.spaces):
+        left, right, top, _ = frames[name]
+        label = f"{name} {_short_counts(state, index)}".rstrip()[:right - left - 1]
+        canvas[top + 1][left + 1:left + 1 + len(label)] = label
+    bands = set(layout.bands) and range(1, int(layout.height) + 1)
+    lines = []
+    for row, chars in enumerate(canvas):
+        band = int(layout.height) - row // ZONE_HEIGHT
+        number = f"{band:>2} " if bands and row % ZONE_HEIGHT == 1 else "   "
+        lines.append(number + "".join(chars).rstrip())
+    return _goal_lines(layout, 1, ZONE_WIDTH, "   ") + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
+
+
+def _short_counts(state, space: int) -> str:
+    """'H3 A2': the pieces on ``space`` counted by team, each team by its initial."""
+    rules = state.game.rules
+    at = state.game.field("at")
+    counts = [0] * len(rules.teams)
+    for p in range(at.size):
+        if state.s[at.base + p] == space:
+            counts[rules.piece_team[p]] += 1
+    return " ".join(f"{rules.teams[t][:1].upper()}{n}" for t, n in enumerate(counts) if n)
+

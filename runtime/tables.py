@@ -227,3 +227,4 @@ class RuleTables:
     limit_source: str = ""
     upkeep: tuple = ()         # keep(s, ev) per derived field, inputs first: recompute it from its formula
     frame: tuple = ()          # FrameDef: the slots keeping an action's parameters for its then-steps
+    drawing: dict = None       # how the board is drawn, the constants of board: drawing: (rulecraft.layout)

@@ -1,30 +1,33 @@
-"""Draw a game's board as SVG from the spec's geometry (never from a picture).
+"""Draw a game's board as SVG from the spec's drawing (never from a picture).
 
-* Zone boards whose spaces have the attributes ``column``, ``low`` and ``high`` (taktinen): each
-  zone is a rectangle spanning its column and its bands; band 1 is at the bottom (the first
-  team's end), and a line marks the middle of the length.
-* Grid boards: a square per grid position from ``rows``/``columns``; squares that are not
-  playable are drawn as empty background, row 1 at the bottom.
-* Any other board: its spaces in rows, joined by their adjacency.
+The geometry is :func:`rulecraft.layout.board_layout`'s, which the terminal's board shares: each
+cell is scaled to pixels (a cell is ``SQUARE`` high, and as wide as keeps the board at least
+``MIN_WIDTH`` wide), ``y`` is flipped so that the first team's end is at the bottom. Drawn are
+the spaces with their shades, the pitch markings the spec names (halfway line, centre circle,
+bands), the goals beyond both ends, the outlined areas and, on a board without geometry, the
+links between adjacent spaces.
 
-Areas are outlined over their spaces. Every space is ``<g class="rc-space" data-space="NAME">``
-holding a ``<rect>``, which is what pieces are laid into (:mod:`rulecraft.site.position`), so
-one layout serves the board page and the examples. All text is escaped.
+Every space is ``<g class="rc-space rc-tone-N" data-space="NAME">`` holding a ``<rect>``, which
+is what pieces are laid into (:mod:`rulecraft.site.position`), so one layout serves the board
+page and the examples. Markings carry presentation attributes only, so the stylesheet may
+restyle them. All text is escaped.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-import math
 
-ZONE_WIDTH, BAND_HEIGHT, SQUARE, MARGIN = 150, 62, 56, 24
+from rulecraft.layout import board_layout
+
+SQUARE, MIN_WIDTH, MARGIN = 56, 450, 24
 EMPTY_LAYERS = '<g class="rc-markers"></g><g class="rc-pieces"></g>'
+MARK = 'fill="none" stroke="#f4f8ee" stroke-width="2"'
 
 
 @dataclass(frozen=True)
 class Box:
-    """A space's rectangle in SVG units."""
+    """A space's rectangle in SVG units (``y`` down from the top)."""
 
     x: float
     y: float
@@ -32,114 +35,105 @@ class Box:
     height: float
 
 
-def board_kind(ir) -> str:
-    """``zones`` (column and band attributes), ``grid`` or ``graph`` (see the module docstring)."""
-    if {"column", "low", "high"} <= ir.board.attributes.keys():
-        return "zones"
-    return "grid" if ir.board.grid else "graph"
+class _Scale:
+    """Cells to SVG units for one layout: ``x`` scaled by ``sx``, ``y`` flipped and scaled by ``sy``."""
+
+    def __init__(self, layout):
+        self.sx = max(SQUARE, MIN_WIDTH / layout.width) if layout.width else SQUARE
+        self.sy = SQUARE
+        self.top = MARGIN + layout.depth * self.sy
+        self.height = layout.height
+
+    def x(self, x: float) -> float:
+        """The SVG ``x`` of the cell coordinate ``x``."""
+        return round(MARGIN + x * self.sx, 2)
+
+    def y(self, y: float) -> float:
+        """The SVG ``y`` of the cell coordinate ``y`` (counted up from the first team's end)."""
+        return round(self.top + (self.height - y) * self.sy, 2)
+
+    def box(self, box) -> Box:
+        """A layout box (cells) as an SVG rectangle."""
+        return Box(self.x(box.x), self.y(box.y + box.height), round(box.width * self.sx, 2),
+                   round(box.height * self.sy, 2))
 
 
-def space_boxes(ir) -> dict[str, Box]:
-    """Each space's rectangle, by the geometry the spec gives (see the module docstring)."""
-    attributes = {name: values for name, (_, values) in ir.board.attributes.items()}
-    if board_kind(ir) == "zones":
-        bands = max(attributes["high"])
-        return {name: Box(MARGIN + column * ZONE_WIDTH, MARGIN + (bands - high) * BAND_HEIGHT,
-                          ZONE_WIDTH, (high - low + 1) * BAND_HEIGHT)
-                for name, column, low, high in zip(ir.board.spaces, attributes["column"], attributes["low"],
-                                                   attributes["high"])}
-    if board_kind(ir) == "grid":
-        rows = ir.board.grid.rows
-        return {name: Box(MARGIN + (col - 1) * SQUARE, MARGIN + (rows - row) * SQUARE, SQUARE, SQUARE)
-                for name, (row, col) in zip(ir.board.spaces, ir.board.grid.coords)}
-    per_row = max(1, math.ceil(math.sqrt(len(ir.board.spaces))))
-    return {name: Box(MARGIN + (i % per_row) * SQUARE * 2, MARGIN + (i // per_row) * SQUARE * 2,
-                      SQUARE, SQUARE) for i, name in enumerate(ir.board.spaces)}
+def space_boxes(rules) -> dict[str, Box]:
+    """Each space's rectangle in SVG units, by the board's layout (see the module docstring)."""
+    layout = board_layout(rules)
+    scale = _Scale(layout)
+    return {name: scale.box(box) for name, box in layout.boxes.items()}
 
 
-def board_svg(ir, areas: dict, *, label: str | None, area_names=None, end_names=(),
-              layers: str = EMPTY_LAYERS) -> str:
-    """The board as an inline SVG element.
+def board_svg(rules, *, label: str | None, area_names=None, end_names=(), layers: str = EMPTY_LAYERS) -> str:
+    """The board of ``rules`` (compiled :class:`~rulecraft.runtime.tables.RuleTables`) as an
+    inline SVG element.
 
-    ``areas`` maps area names to space indices; ``area_names`` gives each area's label in the
-    page's language; ``end_names`` labels the two ends (bottom, top) of a zone board. ``label`` is
-    the SVG's accessible name; None hides the drawing from screen readers, for a page that tells
-    the position in text beside it. ``layers`` are the markers and pieces drawn on top
-    (:func:`rulecraft.site.position.layers_svg`).
+    ``area_names`` gives each outlined area's label in the page's language; ``end_names`` labels
+    the two ends (bottom, top). ``label`` is the SVG's accessible name; None hides the drawing
+    from screen readers, for a page that tells the position in text beside it. ``layers`` are the
+    markers and pieces drawn on top (:func:`rulecraft.site.position.layers_svg`).
     """
-    boxes = space_boxes(ir)
-    width = max(b.x + b.width for b in boxes.values()) + MARGIN if boxes else 2 * MARGIN
-    height = max(b.y + b.height for b in boxes.values()) + MARGIN if boxes else 2 * MARGIN
-    kind = board_kind(ir)
+    layout = board_layout(rules)
+    scale = _Scale(layout)
+    width = round(2 * MARGIN + layout.width * scale.sx, 2)
+    height = round(2 * scale.top + layout.height * scale.sy, 2)
     access = 'aria-hidden="true"' if label is None else f'role="img" aria-label="{escape(label)}"'
-    parts = [f'<svg class="rc-board rc-board-{kind}" viewBox="0 0 {width:g} {height:g}" '
+    parts = [f'<svg class="rc-board rc-board-{layout.kind}" viewBox="0 0 {width:g} {height:g}" '
              f'{access} xmlns="http://www.w3.org/2000/svg">']
-    if kind == "grid":
-        parts.append(_grid_background(ir))
-    if kind == "graph":
-        parts.append(_links(ir, boxes))
+    if layout.kind == "grid":
+        parts.append(f'<rect class="rc-grid-back" x="{MARGIN}" y="{scale.top:g}" '
+                     f'width="{layout.width * scale.sx:g}" height="{layout.height * scale.sy:g}"/>')
+    if layout.links:
+        parts.append(_links(layout, scale))
     parts.append('<g class="rc-spaces">')
-    tones = _tones(ir, boxes, kind)
-    for index, name in enumerate(ir.board.spaces):
-        box = boxes[name]
-        tone = tones[index]
-        parts.append(f'<g class="rc-space rc-tone-{tone}" data-space="{escape(name)}">'
-                     f'<rect x="{box.x:g}" y="{box.y:g}" width="{box.width:g}" height="{box.height:g}"/>'
-                     f'<text class="rc-space-name" x="{box.x + 6:g}" y="{box.y + 16:g}">{escape(name)}</text>'
+    for name, box in layout.boxes.items():
+        rect = scale.box(box)
+        parts.append(f'<g class="rc-space rc-tone-{layout.shades[name]}" data-space="{escape(name)}">'
+                     f'<rect x="{rect.x:g}" y="{rect.y:g}" width="{rect.width:g}" height="{rect.height:g}"/>'
+                     f'<text class="rc-space-name" x="{rect.x + 6:g}" y="{rect.y + 16:g}">{escape(name)}</text>'
                      '</g>')
     parts.append('</g>')
-    if kind == "zones":
-        parts.append(_zone_marks(boxes, width, height, end_names))
-    for area, members in areas.items():
+    parts.append(_markings(layout, scale))
+    if len(end_names) == 2:
+        bottom, top = (escape(str(name)) for name in end_names)
+        parts.append(f'<text class="rc-end" x="{width / 2:g}" y="{height - 6:g}">{bottom}</text>'
+                     f'<text class="rc-end" x="{width / 2:g}" y="{MARGIN - 7:g}">{top}</text>')
+    for area, boxes in layout.outlines.items():
         title = escape((area_names or {}).get(area, area))
         parts.append(f'<g class="rc-area" data-area="{escape(area)}"><title>{title}</title>')
-        for index in members:
-            box = boxes[ir.board.spaces[index]]
-            parts.append(f'<rect x="{box.x + 3:g}" y="{box.y + 3:g}" width="{box.width - 6:g}" '
-                         f'height="{box.height - 6:g}"/>')
+        for rect in map(scale.box, boxes):
+            parts.append(f'<rect x="{rect.x + 3:g}" y="{rect.y + 3:g}" width="{rect.width - 6:g}" '
+                         f'height="{rect.height - 6:g}"/>')
         parts.append('</g>')
     parts.append(layers + '</svg>')
     return "".join(parts)
 
 
-def _tones(ir, boxes, kind) -> list[int]:
-    """Alternating shades: along each column of a zone board, chequered on a grid."""
-    if kind == "grid":
-        return [(row + col) % 2 for row, col in ir.board.grid.coords]
-    if kind == "zones":
-        columns = ir.board.attributes["column"][1]
-        order = sorted(range(len(ir.board.spaces)), key=lambda i: (columns[i], -boxes[ir.board.spaces[i]].y))
-        tones = [0] * len(ir.board.spaces)
-        for position, index in enumerate(order):
-            tones[index] = sum(1 for j in order[:position] if columns[j] == columns[index]) % 2
-        return tones
-    return [0] * len(ir.board.spaces)
+def _markings(layout, scale: _Scale) -> str:
+    """The bands, the halfway line, the centre circle and the goals, in that order."""
+    left, right = scale.x(0), scale.x(layout.width)
+    marks = [f'<line class="rc-band" x1="{left:g}" y1="{scale.y(y):g}" x2="{right:g}" y2="{scale.y(y):g}" '
+             f'{MARK} stroke-opacity="0.35" stroke-dasharray="2 6"/>' for y in layout.bands]
+    if layout.halfway is not None:
+        y = scale.y(layout.halfway)
+        marks.append(f'<line class="rc-midline" x1="{left:g}" y1="{y:g}" x2="{right:g}" y2="{y:g}" {MARK}/>')
+    if layout.circle is not None:
+        x, y, radius = layout.circle
+        marks.append(f'<circle class="rc-centre-circle" cx="{scale.x(x):g}" cy="{scale.y(y):g}" '
+                     f'r="{radius * scale.sx:g}" {MARK}/>')
+    for end, goal in enumerate(layout.goals):
+        rect = scale.box(goal)
+        marks.append(f'<rect class="rc-goal" data-end="{end}" x="{rect.x:g}" y="{rect.y:g}" '
+                     f'width="{rect.width:g}" height="{rect.height:g}" {MARK}/>')
+    return "".join(marks)
 
 
-def _grid_background(ir) -> str:
-    rows, columns = ir.board.grid.rows, ir.board.grid.columns
-    return (f'<rect class="rc-grid-back" x="{MARGIN}" y="{MARGIN}" width="{columns * SQUARE}" '
-            f'height="{rows * SQUARE}"/>')
-
-
-def _links(ir, boxes) -> str:
+def _links(layout, scale: _Scale) -> str:
+    """The lines between the centres of adjacent spaces of a board without geometry."""
     lines = ['<g class="rc-links">']
-    for a, near in enumerate(ir.board.neighbors):
-        for b in near:
-            if a < b:
-                one, two = boxes[ir.board.spaces[a]], boxes[ir.board.spaces[b]]
-                lines.append(f'<line x1="{one.x + one.width / 2:g}" y1="{one.y + one.height / 2:g}" '
-                             f'x2="{two.x + two.width / 2:g}" y2="{two.y + two.height / 2:g}"/>')
+    for one, two in layout.links:
+        (x1, y1), (x2, y2) = layout.boxes[one].centre, layout.boxes[two].centre
+        lines.append(f'<line x1="{scale.x(x1):g}" y1="{scale.y(y1):g}" x2="{scale.x(x2):g}" y2="{scale.y(y2):g}"/>')
     lines.append('</g>')
     return "".join(lines)
-
-
-def _zone_marks(boxes, width, height, end_names) -> str:
-    middle = height / 2
-    marks = [f'<line class="rc-midline" x1="{MARGIN:g}" y1="{middle:g}" x2="{width - MARGIN:g}" '
-             f'y2="{middle:g}"/>']
-    if len(end_names) == 2:
-        bottom, top = (escape(str(name)) for name in end_names)
-        marks.append(f'<text class="rc-end" x="{width / 2:g}" y="{height - 6:g}">{bottom}</text>')
-        marks.append(f'<text class="rc-end" x="{width / 2:g}" y="{MARGIN - 7:g}">{top}</text>')
-    return "".join(marks)

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from rulecraft.errors import RulecraftError, SiteError
+from rulecraft.errors import SiteError
 from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book, game_folders
 from rulecraft.site.check import check_book, check_site_texts, worklist
@@ -81,7 +81,7 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
     for book in books:
         frames = {scenario.id: play(book, scenario) for scenario in book.scenarios}
         data_dir = Path("data") / book.slug
-        files[data_dir / "board.svg"] = board_svg(book.ir(), book.areas(), label=book.ir().meta.title)
+        files[data_dir / "board.svg"] = board_svg(book.game().rules, label=book.ir().meta.title)
         for language in languages:
             labels = site_labels(site_texts[language])
             pages = GamePages(book, language, labels, frames)

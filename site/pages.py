@@ -146,6 +146,7 @@ class GamePages:
 
     def _board(self) -> str:
         ir = self.book.ir()
+        rules = self.book.game().rules
         areas = self.book.areas()
         attributes = self.page("board").get("attributes") or {}
         unknown = [a for a in attributes if a not in ir.board.attributes]
@@ -161,8 +162,8 @@ class GamePages:
         if any(space >= 0 for space in at):
             start = stage({"pieces": Names(self.book, self.language, self.book.game()).pieces(),
                            "spaces": list(ir.board.spaces), "markers": [], "flags": [],
-                           "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(ir), self.labels)
-        svg = board_svg(ir, areas, label=None if start else plain_text(self.page("board")["title"]),
+                           "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(rules), self.labels)
+        svg = board_svg(rules, label=None if start else plain_text(self.page("board")["title"]),
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else (),
                         layers=layers_svg(start, start["frames"][0]) if start else EMPTY_LAYERS)
@@ -240,13 +241,14 @@ class GamePages:
         examples = []
         for scenario in self.book.scenarios:
             ir = self.book.ir(scenario.options)
+            rules = self.book.game(scenario.options).rules
             data = stage(player_data(self.book, scenario, self.frames[scenario.id], self.language),
-                         space_boxes(ir), self.labels)
+                         space_boxes(rules), self.labels)
             self.example_data[scenario.id] = data
             examples.append({"id": scenario.id, "rule": scenario.rule,
                              "section": self.book.rule_section(scenario.rule),
                              "title": self.text("examples", scenario.id, "title"),
-                             "svg": Safe(board_svg(ir, self.book.areas(scenario.options), label=None,
+                             "svg": Safe(board_svg(rules, label=None,
                                                    end_names=[self.word(t) for t in ir.teams]
                                                    if len(ir.teams) == 2 else (),
                                                    layers=layers_svg(data, data["frames"][0]))),

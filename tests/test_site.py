@@ -192,13 +192,13 @@ def test_changing_numbers_in_the_spec_changes_them_in_all_six_languages(root):
 # ---------------------------------------------------------------- board drawing
 def test_a_grid_board_is_drawn_square_by_square():
     book = Book(REPO / "examples" / "tictactoe")
-    svg = board_svg(book.ir(), book.areas(), label="tic-tac-toe")
+    svg = board_svg(book.game().rules, label="tic-tac-toe")
     assert svg.count('class="rc-space ') == 9 and 'data-space="B2"' in svg
 
 
 def test_spec_text_is_escaped_on_the_board():
     book = Book(GAME)
-    svg = board_svg(book.ir(), {}, label='<script>alert("x")</script>')
+    svg = board_svg(book.game().rules, label='<script>alert("x")</script>')
     assert "<script>" not in svg and "&lt;script&gt;" in svg
 
 

@@ -161,6 +161,17 @@ CASES = [
     ("rc377_goto_out_of_called", "RC377", 15, 23, "a called phase may not goto 'q' outside itself", ANY),
     ("rc379_zones_share_a_place", "RC379", 8, 22, "two zones are at row 1, column 1",
      "give every zone its own row and column"),
+    ("rc321_drawing_unknown_key", "RC321", 6, 5, "unknown key 'shades' in board: drawing:", "did you mean 'shade'?"),
+    ("rc380_spaces_drawn_over_each_other", "RC380", 8, 12, "the spaces A and B are drawn over each other", None),
+    ("rc381_shade_not_a_number", "RC381", 6, 12,
+     "the drawing's shade: must be a number or a condition on the space z", None),
+    ("rc382_shade_out_of_range", "RC382", 6, 12, "the shade of the space C1 is 4, not one of 0 to 3", None),
+    ("rc383_unknown_line", "RC383", 6, 22, "the drawing has no line 'center_circle'", "did you mean 'centre_circle'?"),
+    ("rc384_goal_too_wide", "RC384", 6, 20, "a goal 5 cells wide does not fit an end 3 cells wide", None),
+    ("rc385_outline_unknown_area", "RC385", 8, 15, "'penalty_areas' in outline: is no area of the board",
+     "did you mean 'penalty_area'?"),
+    ("rc386_place_fails_on_a_space", "RC386", 8, 16, "the drawing's place x: on the space B fails when compiling: "
+     "integer division or modulo by zero", "make the formula give a value for everything it is computed for"),
     ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
      "in, 1 or 2", None),
 ]

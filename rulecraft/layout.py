@@ -1,0 +1,81 @@
+"""A board's drawing in cell units, from the compiled rule tables: what the site and the terminal share.
+
+:func:`board_layout` reads ``RuleTables.drawing`` (the constants ``board: drawing:`` compiles to,
+see :mod:`rulecraft.compiler.drawing`) and gives every space's box and shade and the pitch
+markings' geometry, for any game. Coordinates are cells, ``x`` to the right and ``y`` up from
+the first team's end (``y = 0``) to the second team's (``y = height``); each output scales them
+(the site to pixels, the terminal to characters) and flips ``y`` if it draws top down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CIRCLE_SHARE = 9.15 / 68
+"""The centre circle's radius as a share of the pitch's width: 9.15 m of a 68 m wide pitch."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in cell units: its lower left corner (``x``, ``y``), its width and height."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def centre(self) -> tuple:
+        """``(x, y)`` of the middle of the box."""
+        return self.x + self.width / 2, self.y + self.height / 2
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A board's drawing: ``kind`` (``grid``, ``zones`` or ``graph``), the pitch's ``width`` and
+    ``height``, each space's ``boxes`` and ``shades`` (0 to 3) by name, the ``halfway`` line's
+    ``y`` (None when not drawn), the centre ``circle`` as ``(x, y, radius)`` (None), the ``bands``'
+    ``y`` (the lines between the pitch's rows), the ``goals`` (the first team's, then the
+    second's, outside the pitch's ends; () when not drawn), the ``outlines`` (area name to the
+    boxes of its spaces) and the ``links`` between spaces of a graph (pairs of names)."""
+
+    kind: str
+    width: float
+    height: float
+    boxes: dict
+    shades: dict
+    halfway: float | None
+    circle: tuple | None
+    bands: tuple
+    goals: tuple
+    outlines: dict
+    links: tuple
+
+    @property
+    def depth(self) -> float:
+        """How far the goals stand out beyond each end (0 without goals)."""
+        return self.goals[0].height if self.goals else 0.0
+
+
+def board_layout(rules) -> Layout:
+    """The :class:`Layout` of the board of ``rules`` (a :class:`~rulecraft.runtime.tables.RuleTables`,
+    whose ``drawing`` every compiled module carries)."""
+    drawing = rules.drawing
+    names = rules.spaces
+    boxes = {name: Box(*box) for name, box in zip(names, drawing["boxes"])}
+    width, height = drawing["size"]
+    lines = drawing["lines"]
+    goals = ()
+    if drawing["goals"]:
+        goal_width, depth = drawing["goals"]
+        left = (width - goal_width) / 2
+        goals = (Box(left, -depth, goal_width, depth), Box(left, height, goal_width, depth))
+    return Layout(kind=drawing["kind"], width=width, height=height, boxes=boxes,
+                  shades=dict(zip(names, drawing["shades"])),
+                  halfway=height / 2 if "halfway" in lines else None,
+                  circle=(width / 2, height / 2, CIRCLE_SHARE * width) if "centre_circle" in lines else None,
+                  bands=tuple(range(1, int(height))) if "bands" in lines else (),
+                  goals=goals,
+                  outlines={area: tuple(boxes[names[i]] for i in members)
+                            for area, members in drawing["outline"].items()},
+                  links=tuple((names[a], names[b]) for a, b in drawing["links"]))

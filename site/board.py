@@ -124,7 +124,7 @@ def _markings(layout, scale: _Scale) -> str:
                      f'r="{radius * scale.sx:g}" {MARK}/>')
     for area, box in layout.marks.items():
         rect = scale.box(box)
-        marks.append(f'<rect class="rc-mark" data-area="{escape(area)}" x="{rect.x:g}" y="{rect.y:g}" '
+        marks.append(f'<rect class="rc-area-mark" data-area="{escape(area)}" x="{rect.x:g}" y="{rect.y:g}" '
                      f'width="{rect.width:g}" height="{rect.height:g}" {MARK}/>')
     for end, goal in enumerate(layout.goals):
         rect = scale.box(goal)

@@ -2,7 +2,8 @@
 
 What a person meets: the rulebook's SVG and the board ``rulecraft play`` prints both change when
 the drawing entry does; taktinen's terminal board shows its zones with the pieces on them and
-both goals; BALL's squares are shaded stripe by stripe. (Bad entries: tests/test_spec_errors.py.)
+both goals; BALL's squares are shaded stripe by stripe; each end's own goal, a marked penalty
+area and side fields beside a grid show in both; ``rulecraft play`` shows the line-up. (Bad entries: tests/test_spec_errors.py.)
 """
 
 from __future__ import annotations

@@ -10,11 +10,14 @@ from them without knowing which game it is:
   as a graph.
 * ``shade:`` a formula per space, a condition or a small whole number; by default a chequer
   (a space's column plus its rank counted up its column, modulo 2).
-* ``lines:`` pitch markings from :data:`LINES`; ``goals:`` a goal centred at each end;
-  ``outline:`` the areas outlined (all of them by default).
+* ``lines:`` pitch markings from :data:`LINES`; ``goals:`` a goal at each end, one
+  ``{width, depth, at}`` for both ends or a list of two (the first team's end, then the
+  second's), ``at`` the ``x`` of the goal's middle (the end's middle by default);
+  ``outline:`` the areas outlined (all of them by default); ``marks:`` areas drawn as a marking
+  on the pitch (:data:`MARKS`: ``box``, the smallest rectangle around the area's spaces).
 
 Formulas are checked and computed like board attributes (:func:`compile_time_value`).
-Errors: RC380–RC386 (and the shape checks' RC320–RC323, RC367).
+Errors: RC380–RC389 (and the shape checks' RC320–RC323, RC367).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from rulecraft.compiler.sizes import Sizes, compile_time_value
 from rulecraft.limits import MAX_GRID, MAX_SHADES
 
 LINES = schema.DRAWING_LINES
+MARKS = schema.DRAWING_MARKS
 PLACE_KEYS = ("x", "y", "width", "height")
 
 
@@ -37,8 +41,8 @@ class DrawingReader(Sizes):
     def read_drawing(self, board, spaces: tuple, grid, zone_grid, areas: dict, neighbors: tuple) -> dict:
         """The drawing of the board whose ``spaces``, ``grid`` (or the ``coordinates:`` grid
         ``zone_grid``), ``areas`` and ``neighbors`` are read: a dict of constants (``kind``,
-        ``boxes``, ``size``, ``shades``, ``lines``, ``goals``, ``outline``, ``links``).
-        RC380–RC386."""
+        ``boxes``, ``size``, ``shades``, ``lines``, ``goals``, ``outline``, ``marks``, ``links``).
+        RC380–RC389."""
         drawing = board.get("drawing")
         if drawing is None:
             drawing = Mapping()
@@ -59,7 +63,7 @@ class DrawingReader(Sizes):
         shades = (self._shades(drawing, spaces) if "shade" in drawing else _chequer(boxes))
         return {"kind": kind, "boxes": boxes, "size": size, "shades": shades,
                 "lines": self._lines(drawing), "goals": self._goals(drawing, size),
-                "outline": self._outline(drawing, areas),
+                "outline": self._outline(drawing, areas), "marks": self._marks(drawing, areas, boxes),
                 "links": tuple((a, b) for a, near in enumerate(neighbors) for b in near if a < b)
                 if kind == "graph" else ()}
 
@@ -124,19 +128,38 @@ class DrawingReader(Sizes):
         return tuple(dict.fromkeys(str(line) for line in lines))
 
     def _goals(self, drawing, size) -> tuple | None:
-        """``(width, depth)`` of the goal at each end, None without ``goals:``; RC384 for a size
-        that is not positive, a goal wider than the board or deeper than one cell."""
+        """``((width, depth, at), (width, depth, at))``: the goal at the first team's end, then
+        at the second's, ``at`` the ``x`` of its middle; None without ``goals:``. RC384 for a size
+        that is not positive, a goal wider than the board or deeper than one cell; RC387 for a
+        list of other than two goals or a goal reaching past the end's corner."""
         if "goals" not in drawing:
             return None
         goals = drawing["goals"]
-        width, depth = goals["width"], goals["depth"]
+        if isinstance(goals, Mapping):
+            return (self._goal(goals, size),) * 2
+        if len(goals) != 2:
+            raise SpecError(f"goals: lists {len(goals)} goals; it gives one for both ends or a list of "
+                            "two, the first team's end then the second's", drawing.value_at("goals"),
+                            code="RC387")
+        return tuple(self._goal(goals[end], size, goals.at(end)) for end in (0, 1))
+
+    def _goal(self, goal, size, position=None) -> tuple:
+        """One goal ``(width, depth, at)`` of ``goals:`` (see :meth:`_goals`); RC320 for an item
+        that is no mapping, RC384, RC387."""
+        if not isinstance(goal, Mapping):
+            raise SpecError("a goal in goals: must be a mapping {width, depth, at}", position, code="RC320")
+        self.declared(goal, "board: drawing: goals:", schema.GOAL)
+        width, depth, at = goal["width"], goal["depth"], goal.get("at", size[0] / 2)
         if not 0 < width <= size[0]:
             raise SpecError(f"a goal {width:g} cells wide does not fit an end {size[0]} cells wide",
-                            goals.value_at("width"), code="RC384")
+                            goal.value_at("width"), code="RC384")
         if not 0 < depth <= 1:
             raise SpecError(f"a goal {depth:g} cells deep: the depth is more than 0 and at most 1",
-                            goals.value_at("depth"), code="RC384")
-        return float(width), float(depth)
+                            goal.value_at("depth"), code="RC384")
+        if not width / 2 <= at <= size[0] - width / 2:
+            raise SpecError(f"a goal {width:g} cells wide centred at {at:g} reaches past the end, which "
+                            f"runs from 0 to {size[0]}", goal.value_at("at"), code="RC387")
+        return float(width), float(depth), float(at)
 
     def _outline(self, drawing, areas: dict) -> dict:
         """The areas outlined and their members: ``outline:``'s, else every area; RC385 for a
@@ -150,6 +173,24 @@ class DrawingReader(Sizes):
                                 code="RC385", hint=did_you_mean(str(name), areas) or
                                 "outline the areas named under board: areas:")
         return {str(name): areas[str(name)] for name in names}
+
+    def _marks(self, drawing, areas: dict, boxes: tuple) -> dict:
+        """Each marked area's box ``(x, y, width, height)``, the smallest rectangle around its
+        spaces' ``boxes``; RC388 for a name that is no area or an area without spaces, RC389 for
+        a marking outside :data:`MARKS`."""
+        marks = drawing.get("marks") or {}
+        drawn = {}
+        for name, mark in marks.items():
+            if name not in areas or not areas[name]:
+                raise SpecError(f"'{name}' in marks: is no area of the board with spaces", marks.where(name),
+                                code="RC388", hint=did_you_mean(str(name), areas) or
+                                "mark the areas named under board: areas:")
+            if mark not in MARKS:
+                raise SpecError(f"an area cannot be drawn as '{mark}'", marks.value_at(name), code="RC389",
+                                hint=did_you_mean(str(mark), MARKS) or "marks: {AREA: box}")
+            (x, y), size = _extent(tuple(boxes[index] for index in areas[name]))
+            drawn[str(name)] = (x, y) + size
+        return drawn
 
 
 def _graph_boxes(count: int) -> tuple:

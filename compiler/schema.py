@@ -184,9 +184,11 @@ OPTION = Keyed({"type": Word(("int", "bool", "choice")), "default": Either((TEXT
 GRID = Keyed({"rows": SIZE, "columns": SIZE}, {"name": TEXT, "playable": TEXT})
 DRAWING_LINES = ("halfway", "centre_circle", "bands")
 PLACE = Keyed({"x": TEXT, "y": TEXT}, {"width": TEXT, "height": TEXT})
-GOALS = Keyed({"width": NUMBER, "depth": NUMBER})
+DRAWING_MARKS = ("box",)
+GOAL = Keyed({"width": NUMBER, "depth": NUMBER}, {"at": NUMBER})
+GOALS = Either((GOAL, Listed(GOAL)))
 DRAWING = Keyed({}, {"place": PLACE, "shade": TEXT, "lines": Listed(Word(DRAWING_LINES)), "goals": GOALS,
-                     "outline": Listed(NAME)})
+                     "outline": Listed(NAME), "marks": Named(Word(DRAWING_MARKS))})
 BOARD = Keyed({}, {"grid": GRID, "spaces": Listed(Named(Either((TEXT, FLAG)))),
                    "adjacent": TEXT, "attributes": Named(TEXT), "areas": Named(TEXT),
                    "coordinates": Keyed({"row": TEXT, "column": TEXT}), "drawing": DRAWING})

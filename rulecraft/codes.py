@@ -57,7 +57,7 @@ CODES = {
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
     "RC203": "the rule string ends too early",
     "RC204": "the rule string is empty",
-    "RC300": "a mistake in the spec (family of RC301–RC386)",
+    "RC300": "a mistake in the spec (family of RC301–RC389)",
     "RC301": "unknown name, or a quoted text naming no team, space, kind or value",
     "RC302": "a function or table used as a plain name",
     "RC303": "unknown attribute, or a value that has no attributes",
@@ -160,6 +160,11 @@ CODES = {
              "outside 0 to 1 cell",
     "RC385": "a name in `board: drawing: outline:` that is no area of `board: areas:`, with a did-you-mean",
     "RC386": "a `board: drawing:` formula that fails on a space (the message names the space) or reads the game state",
+    "RC387": "`board: drawing: goals:` as a list of other than two goals, or a goal whose `at:` puts it past the "
+             "end's corner",
+    "RC388": "a name in `board: drawing: marks:` that is no area of `board: areas:` (or an area without spaces), "
+             "with a did-you-mean",
+    "RC389": "a marking in `board: drawing: marks:` other than `box`, with a did-you-mean",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
@@ -343,6 +348,11 @@ HINTS = {
              "example `goals: {width: 1, depth: 0.3}`",
     "RC385": "outline the areas named under `board: areas:`, or leave `outline:` out to outline them all",
     "RC386": "make the formula give a value on every space, using only numbers, options and board attributes",
+    "RC387": "give one goal for both ends or a list of two (the first team's end, then the second's), each "
+             "`at:` at least half its width from the corners, for example `goals: [{width: 2, depth: 0.5, at: 3}, "
+             "{width: 2, depth: 0.5, at: 3}]`",
+    "RC388": "mark the areas named under `board: areas:`, for example `marks: {penalty_area: box}`",
+    "RC389": "draw a marked area as `box` (the smallest rectangle around its spaces)",
     "RC401": "play one of the legal actions (`rulecraft actions GAME` lists them all); the message names the "
              "rule that forbids this one",
     "RC402": "make sure every decision offers a legal action and every loop of automatic steps reaches a "

@@ -37,7 +37,8 @@ class Layout:
     ``y`` (None when not drawn), the centre ``circle`` as ``(x, y, radius)`` (None), the ``bands``'
     ``y`` (the lines between the pitch's rows), the ``goals`` (the first team's, then the
     second's, outside the pitch's ends; () when not drawn), the ``outlines`` (area name to the
-    boxes of its spaces) and the ``links`` between spaces of a graph (pairs of names)."""
+    boxes of its spaces), the ``marks`` (area name to the box drawn around it, a marking such
+    as a penalty area) and the ``links`` between spaces of a graph (pairs of names)."""
 
     kind: str
     width: float
@@ -49,12 +50,13 @@ class Layout:
     bands: tuple
     goals: tuple
     outlines: dict
+    marks: dict
     links: tuple
 
     @property
     def depth(self) -> float:
         """How far the goals stand out beyond each end (0 without goals)."""
-        return self.goals[0].height if self.goals else 0.0
+        return max((goal.height for goal in self.goals), default=0.0)
 
 
 def board_layout(rules) -> Layout:
@@ -67,9 +69,9 @@ def board_layout(rules) -> Layout:
     lines = drawing["lines"]
     goals = ()
     if drawing["goals"]:
-        goal_width, depth = drawing["goals"]
-        left = (width - goal_width) / 2
-        goals = (Box(left, -depth, goal_width, depth), Box(left, height, goal_width, depth))
+        (first, first_depth, first_at), (second, second_depth, second_at) = drawing["goals"]
+        goals = (Box(first_at - first / 2, -first_depth, first, first_depth),
+                 Box(second_at - second / 2, height, second, second_depth))
     return Layout(kind=drawing["kind"], width=width, height=height, boxes=boxes,
                   shades=dict(zip(names, drawing["shades"])),
                   halfway=height / 2 if "halfway" in lines else None,
@@ -78,4 +80,5 @@ def board_layout(rules) -> Layout:
                   goals=goals,
                   outlines={area: tuple(boxes[names[i]] for i in members)
                             for area, members in drawing["outline"].items()},
+                  marks={area: Box(*box) for area, box in drawing["marks"].items()},
                   links=tuple((names[a], names[b]) for a, b in drawing["links"]))

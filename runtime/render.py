@@ -6,7 +6,8 @@ team's end is at the bottom), a board of zones as boxes on a character canvas, e
 name and the pieces on it counted by team (``H3 A2``); a board without geometry lists each space
 with what stands on it. Empty spaces show their shade (:data:`SHADE_MARKS`); the goals print as
 ``#`` beyond both ends, the halfway line as ``=`` (``-`` through a grid's middle row), the
-centre circle as ``(O)``, the bands as their numbers in the margin. Pieces print as their
+centre circle as ``(O)``, the bands as their numbers in the margin, the areas marked as boxes
+(a penalty area) as a frame of :data:`MARK`. Pieces print as their
 team's initial and kind; spaces without pieces show per-space fields (e.g. a mark) or their shade.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 from rulecraft.layout import board_layout
 
 SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
+MARK = "*"              # the frame of an area marked as a box
 ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
 
 
@@ -111,6 +113,7 @@ def _grid_lines(state, team, layout) -> list[str]:
     middle = (rows + 1) // 2 if layout.halfway is not None and rows % 2 else None
     lines = _goal_lines(layout, 1, width + 1, "    ")
     for row in range(rows, 0, -1):
+        lines += _mark_edge(layout, row, width + 1)
         out = []
         for col in range(1, columns + 1):
             i = index.get((row, col))
@@ -118,16 +121,37 @@ def _grid_lines(state, team, layout) -> list[str]:
             if row == middle and cell in (SHADE_MARKS + " "):
                 cell = "O" if layout.circle is not None and col == (columns + 1) / 2 else "-"
             out.append(cell.rjust(width))
-        lines.append(f"{row:>3} " + " ".join(out))
+        sides = _mark_sides(layout, row - 1)
+        lines.append((f"{row:>3}" + "".join(sides.get(col, " ") + cell for col, cell in enumerate(out))
+                      + sides.get(columns, "")).rstrip())
         if layout.halfway is not None and row == rows // 2 + 1 and not rows % 2:
             line = "-" * (columns * (width + 1) - 1)
             if layout.circle is not None:
                 centre = len(line) // 2
                 line = line[:centre - 1] + "(O)" + line[centre + 2:]
             lines.append("    " + line)
+    lines += _mark_edge(layout, 0, width + 1)
     lines += _goal_lines(layout, 0, width + 1, "    ")
     lines.append("    " + " ".join(chr(64 + c).rjust(width) for c in range(1, columns + 1)))
     return lines
+
+
+def _mark_sides(layout, y: int) -> dict:
+    """The column edges (0 to the number of columns) a marked box has a side on in the grid row
+    from ``y`` to ``y + 1``, each mapped to :data:`MARK`."""
+    return {int(edge): MARK for box in layout.marks.values() if box.y <= y < box.y + box.height
+            for edge in (box.x, box.x + box.width)}
+
+
+def _mark_edge(layout, y: int, cell: int) -> list[str]:
+    """The line of :data:`MARK` along the top or bottom of every marked box whose edge is at
+    ``y`` (a grid's row boundary), ``cell`` characters to a cell; [] when no box has one there."""
+    spans = [(int(box.x), int(box.x + box.width)) for box in layout.marks.values() if y in (box.y, box.y + box.height)]
+    if not spans:
+        return []
+    marks = "".join(MARK if any(left * cell <= c <= right * cell for left, right in spans) else " "
+                    for c in range(int(layout.width) * cell + 1))
+    return ["   " + marks.rstrip()]
 
 
 def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
@@ -143,7 +167,8 @@ def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
 
 def _zone_lines(state, layout) -> list[str]:
     """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
-    by team, the shades, the goals, the halfway line, the centre circle and the band numbers."""
+    by team, the shades, the marked areas, the goals, the halfway line, the centre circle and the
+    band numbers."""
     rules = state.game.rules
     across, down = int(layout.width) * ZONE_WIDTH + 1, int(layout.height) * ZONE_HEIGHT + 1
     canvas = [[" "] * across for _ in range(down)]
@@ -161,6 +186,13 @@ def _zone_lines(state, layout) -> list[str]:
             canvas[row][left:right + 1] = "+" + "-" * (right - left - 1) + "+"
         for row in range(top + 1, bottom):
             canvas[row][left] = canvas[row][right] = "|"
+    for box in layout.marks.values():
+        left, right = int(box.x * ZONE_WIDTH), int((box.x + box.width) * ZONE_WIDTH)
+        top, bottom = (int((layout.height - y) * ZONE_HEIGHT) for y in (box.y + box.height, box.y))
+        for row in (top, bottom):
+            canvas[row][left:right + 1] = MARK * (right - left + 1)
+        for row in range(top + 1, bottom):
+            canvas[row][left] = canvas[row][right] = MARK
     if layout.halfway is not None:
         row = int((layout.height - layout.halfway) * ZONE_HEIGHT)
         canvas[row] = ["=" if c in " -" + SHADE_MARKS else c for c in canvas[row]]

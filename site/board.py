@@ -4,8 +4,8 @@ The geometry is :func:`rulecraft.layout.board_layout`'s, which the terminal's bo
 cell is scaled to pixels (a cell is ``SQUARE`` high, and as wide as keeps the board at least
 ``MIN_WIDTH`` wide), ``y`` is flipped so that the first team's end is at the bottom. Drawn are
 the spaces with their shades, the pitch markings the spec names (halfway line, centre circle,
-bands), the goals beyond both ends, the outlined areas and, on a board without geometry, the
-links between adjacent spaces.
+bands, areas marked as boxes), the goals beyond both ends, the outlined areas and, on a board
+without geometry, the links between adjacent spaces.
 
 Every space is ``<g class="rc-space rc-tone-N" data-space="NAME">`` holding a ``<rect>``, which
 is what pieces are laid into (:mod:`rulecraft.site.position`), so one layout serves the board
@@ -111,7 +111,7 @@ def board_svg(rules, *, label: str | None, area_names=None, end_names=(), layers
 
 
 def _markings(layout, scale: _Scale) -> str:
-    """The bands, the halfway line, the centre circle and the goals, in that order."""
+    """The bands, the halfway line, the centre circle, the marked areas and the goals, in that order."""
     left, right = scale.x(0), scale.x(layout.width)
     marks = [f'<line class="rc-band" x1="{left:g}" y1="{scale.y(y):g}" x2="{right:g}" y2="{scale.y(y):g}" '
              f'{MARK} stroke-opacity="0.35" stroke-dasharray="2 6"/>' for y in layout.bands]
@@ -122,6 +122,10 @@ def _markings(layout, scale: _Scale) -> str:
         x, y, radius = layout.circle
         marks.append(f'<circle class="rc-centre-circle" cx="{scale.x(x):g}" cy="{scale.y(y):g}" '
                      f'r="{radius * scale.sx:g}" {MARK}/>')
+    for area, box in layout.marks.items():
+        rect = scale.box(box)
+        marks.append(f'<rect class="rc-area-mark" data-area="{escape(area)}" x="{rect.x:g}" y="{rect.y:g}" '
+                     f'width="{rect.width:g}" height="{rect.height:g}" {MARK}/>')
     for end, goal in enumerate(layout.goals):
         rect = scale.box(goal)
         marks.append(f'<rect class="rc-goal" data-end="{end}" x="{rect.x:g}" y="{rect.y:g}" '

@@ -2,7 +2,8 @@
 
 What a person meets: the rulebook's SVG and the board ``rulecraft play`` prints both change when
 the drawing entry does; taktinen's terminal board shows its zones with the pieces on them and
-both goals; BALL's squares are shaded stripe by stripe. (Bad entries: tests/test_spec_errors.py.)
+both goals; BALL's squares are shaded stripe by stripe; each end's own goal, a marked penalty
+area and side fields beside a grid show in both; ``rulecraft play`` shows the line-up. (Bad entries: tests/test_spec_errors.py.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from rulecraft.compiler import load_rules
 from rulecraft.layout import board_layout
 from rulecraft.runtime.engine import Game
-from rulecraft.runtime.render import render_text
+from rulecraft.runtime.render import ZONE_WIDTH, render_text
 from rulecraft.site.board import board_svg, space_boxes
 
 from helpers import REPO, invoke, spec_folder
@@ -143,3 +144,121 @@ def test_stacked_zones_are_drawn_apart_and_named_in_both_outputs(columns):
                     or one.y + one.height <= two.y or two.y + two.height <= one.y)
     text = render_text(Game(rules).new_initial_state())
     assert all(f"|{zone}" in text for zone in zones)
+
+
+PITCH = """
+game: {id: pitch, title: Pitch, teams: [home, away]}
+board:
+  grid: {rows: 6, columns: 5}
+  adjacent: orthogonal
+  areas:
+    home_box: "z.row <= 2 and z.col >= 2 and z.col <= 4"
+    away_box: "z.row >= 5 and z.col >= 2 and z.col <= 4"
+  drawing:
+DRAWING
+pieces:
+  roster:
+    - {team: home, count: 2, at: A1}
+    - {team: away, count: 1, at: E6}
+turn:
+  - {phase: p, rule: "1", do: "finish"}
+end: {rule: "1", returns: "0"}
+limits: {max_plies: 3}
+"""
+GOAL_RECT = re.compile(r'<rect class="rc-goal" data-end="(\d)" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"')
+
+
+def pitch(tmp_path, drawing: str) -> tuple[str, list[str]]:
+    """The site's SVG and the terminal's board lines of the 6 × 5 grid pitch with this drawing."""
+    rules = load_rules(spec_folder(tmp_path, PITCH.replace("DRAWING", drawing)) / "game.yaml")
+    text = render_text(Game(rules).new_initial_state())
+    return board_svg(rules, label="pitch"), text.split("\ngame over")[0].splitlines()
+
+
+def goal_marks(lines: list[str]) -> list[tuple[int, int]]:
+    """Where each line of ``#`` of a terminal board starts and ends, top to bottom."""
+    found = [line for line in lines if line.strip() and set(line.strip()) == {"#"}]
+    return [(len(line) - len(line.lstrip()), len(line)) for line in found]
+
+
+def test_each_end_can_have_its_own_goal_in_both_outputs(tmp_path):
+    same_svg, same_text = pitch(tmp_path, "    goals: {width: 1, depth: 0.3}")
+    own_svg, own_text = pitch(tmp_path, "    goals: [{width: 1, depth: 0.3}, {width: 3, depth: 0.5, at: 1.5}]")
+    same, own = GOAL_RECT.findall(same_svg), GOAL_RECT.findall(own_svg)
+    assert same[0][1:] == same[1][1:], "the short form: one goal, centred, at both ends"
+    assert own[0][1:] == same[0][1:] and own[1][1:] != same[1][1:]
+    assert float(own[1][2]) == 3 * float(own[0][2]) and float(own[1][1]) < float(own[0][1])
+    (top, bottom), (own_top, own_bottom) = goal_marks(same_text), goal_marks(own_text)
+    assert top == bottom and own_bottom == bottom
+    assert own_top[0] < top[0] and own_top[1] - own_top[0] > top[1] - top[0]
+
+
+def test_marked_areas_are_framed_in_both_outputs(tmp_path):
+    svg, lines = pitch(tmp_path, "    marks: {home_box: box}")
+    plain_svg, plain_lines = pitch(tmp_path, "    lines: [halfway]")
+    assert re.findall(r'class="rc-area-mark" data-area="([^"]+)"', svg) == ["home_box"]
+    assert "rc-area-mark" not in plain_svg and not any("*" in line for line in plain_lines)
+    framed = [line for line in lines if "*" in line]
+    assert len(framed) == 4, "the box's top edge, its two rows with sides, its bottom edge"
+    assert framed[1].lstrip().startswith("2 ") and framed[2].lstrip().startswith("1 ")
+    assert all(line.count("*") == 2 for line in framed[1:3])
+    edge = framed[0].strip()
+    assert set(edge) == {"*"} and framed[0].index("*") == framed[1].index("*")
+    assert framed[0].rindex("*") == framed[1].rindex("*")
+    assert framed[2].split("*")[0].rstrip().endswith("H1+H2"), "A1 lies left of the box"
+
+
+def test_a_marked_zone_is_framed_in_the_terminal(tmp_path):
+    spec = ZONES.replace("DRAWING\n", "    marks: {own_box: box}\n").replace(
+        "  adjacent:", '  areas:\n    own_box: "z.low == 1 and z.column == 1"\n  adjacent:')
+    rules = load_rules(spec_folder(tmp_path, spec) / "game.yaml")
+    text = render_text(Game(rules).new_initial_state())
+    assert board_layout(rules).marks["own_box"] == board_layout(rules).boxes["back"]
+    assert '<rect class="rc-area-mark" data-area="own_box"' in board_svg(rules, label="zones")
+    assert re.search(r"\*back", text) and re.search(r"\*{13}", text)
+
+
+SIDE_FIELDS = """    place: {x: "z.col + z.col // 5 - 1 // z.col", y: "z.row"}
+    shade: "z.col == 1 or z.col == 5"
+    lines: [halfway]
+    goals: {width: 1, depth: 0.3}"""
+
+
+def test_side_fields_are_drawn_apart_from_the_grid(tmp_path):
+    """Columns A and E are side fields beside the touchlines: drawn a cell apart, shaded."""
+    svg, lines = pitch(tmp_path, SIDE_FIELDS)
+    rules = load_rules(tmp_path / "game.yaml")
+    layout = board_layout(rules)
+    assert (layout.width, layout.height) == (7, 6)
+    assert [layout.boxes[f"{c}1"].x for c in "ABCDE"] == [0, 2, 3, 4, 6]
+    assert {layout.shades[f"A{r}"] for r in range(1, 7)} == {1} and layout.shades["C3"] == 0
+    boxes = space_boxes(rules)
+    assert boxes["B1"].x - (boxes["A1"].x + boxes["A1"].width) == pytest.approx(boxes["B1"].width, abs=0.02), "a cell apart"
+    assert re.search(r'data-space="A1"', svg) and re.search(r'data-space="E6"', svg)
+    board = "\n".join(lines)
+    assert re.search(r"\|A1 H2", board) and re.search(r"\|E6 A1", board)
+    a1, b1 = (re.search(rf"\|{name}\b", board).start() for name in ("A1", "B1"))
+    assert b1 - a1 > 2 * ZONE_WIDTH - 2, "the gap column between the side field and the pitch"
+
+
+def test_rulecraft_play_shows_the_line_up(tmp_path):
+    spec_folder(tmp_path, PITCH.replace("DRAWING", "    marks: {home_box: box}"))
+    result = invoke("play", str(tmp_path), "--seed", "1")
+    assert result.exit_code == 0, result.output
+    line_up = result.output.split("line-up:\n")[1].split("game over")[0]
+    rows = {line.split()[0]: line for line in line_up.splitlines() if line[:3].strip().isdigit()}
+    assert rows["1"].split()[1].startswith("H1+H2") and rows["6"].rstrip().endswith("A1")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sets(st.tuples(st.integers(1, 6), st.integers(1, 5)), min_size=1, max_size=8))
+def test_a_marked_box_is_the_smallest_rectangle_around_its_area(cells):
+    condition = " or ".join(f"(z.row == {row} and z.col == {col})" for row, col in sorted(cells))
+    spec = PITCH.replace('home_box: "z.row <= 2 and z.col >= 2 and z.col <= 4"', f'home_box: "{condition}"')
+    with tempfile.TemporaryDirectory() as folder:
+        rules = load_rules(spec_folder(Path(folder), spec.replace("DRAWING", "    marks: {home_box: box}"))
+                           / "game.yaml")
+    box = board_layout(rules).marks["home_box"]
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    assert (box.x, box.y, box.width, box.height) == (min(cols) - 1, min(rows) - 1, max(cols) - min(cols) + 1,
+                                                     max(rows) - min(rows) + 1)

@@ -172,6 +172,14 @@ CASES = [
      "did you mean 'penalty_area'?"),
     ("rc386_place_fails_on_a_space", "RC386", 8, 16, "the drawing's place x: on the space B fails when compiling: "
      "integer division or modulo by zero", "make the formula give a value for everything it is computed for"),
+    ("rc387_three_goals", "RC387", 6, 12, "goals: lists 3 goals; it gives one for both ends or a list of two, "
+     "the first team's end then the second's", None),
+    ("rc387_goal_past_the_corner", "RC387", 6, 64, "a goal 2 cells wide centred at 2.5 reaches past the end, "
+     "which runs from 0 to 3", None),
+    ("rc321_goal_unknown_key", "RC321", 6, 60, "unknown key 'att' in board: drawing: goals:", "did you mean 'at'?"),
+    ("rc388_mark_unknown_area", "RC388", 8, 13, "'penalty_aera' in marks: is no area of the board with spaces",
+     "did you mean 'penalty_area'?"),
+    ("rc389_unknown_mark", "RC389", 8, 27, "an area cannot be drawn as 'boxes'", "did you mean 'box'?"),
     ("rc359_language", "RC359", 2, 50, "language: is the version of the rule language the spec is written "
      "in, 1 or 2", None),
 ]

@@ -33,10 +33,6 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     names, without the game's texts); :class:`rulecraft.site.narration.Narration` speaks a
     language of the game's text files.
 
-    With ``show_board``, a match of bots shows the board after the setup (``line-up:``) and at
-    the end (the line-up only once a piece stands on the board); a person sees it at every
-    decision.
-
     Bots draw their randomness from the match seed and the ply, as the dice do. The log (when
     ``log_path`` is given) is written after every ply. Returns the match.
     """
@@ -53,10 +49,6 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             line = narrator.line(event)
             if line:
                 console.print(line, highlight=False, markup=False, soft_wrap=True)
-        at = game.field("at")
-        placed = any(match.state.s[at.base + piece] >= 0 for piece in range(at.size))
-        if show_board and placed and not humans:      # a person sees the board at each decision anyway
-            console.print("line-up:\n" + render_text(match.state), highlight=False, markup=False)
     while not match.state.is_terminal():
         events: list = []
         player = match.state.current_player()

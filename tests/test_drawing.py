@@ -241,15 +241,6 @@ def test_side_fields_are_drawn_apart_from_the_grid(tmp_path):
     assert b1 - a1 > 2 * ZONE_WIDTH - 2, "the gap column between the side field and the pitch"
 
 
-def test_rulecraft_play_shows_the_line_up(tmp_path):
-    spec_folder(tmp_path, PITCH.replace("DRAWING", "    marks: {home_box: box}"))
-    result = invoke("play", str(tmp_path), "--seed", "1")
-    assert result.exit_code == 0, result.output
-    line_up = result.output.split("line-up:\n")[1].split("game over")[0]
-    rows = {line.split()[0]: line for line in line_up.splitlines() if line[:3].strip().isdigit()}
-    assert rows["1"].split()[1].startswith("H1+H2") and rows["6"].rstrip().endswith("A1")
-
-
 @settings(max_examples=20, deadline=None)
 @given(st.sets(st.tuples(st.integers(1, 6), st.integers(1, 5)), min_size=1, max_size=8))
 def test_a_marked_box_is_the_smallest_rectangle_around_its_area(cells):

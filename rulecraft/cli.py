@@ -287,9 +287,23 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                                      code="RC108")
             humans.add(loaded.teams.index(team))
         _check_sides(loaded, chosen_bot or "greedy", humans)
+        quit_path = _quit_path(loaded.id, match.seed) if humans and log_path is None else None
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
-                   narrator=_narrator(loaded, game, lang, options))
+                   narrator=_narrator(loaded, game, lang, options), language=lang,
+                   quit_path=quit_path)
     _guard(body)
+
+
+def _quit_path(game_id: str, seed: int) -> str:
+    """Where a match played without ``--log`` is saved when the person quits: a new file
+    ``<game>-<seed>.log`` in the working folder (``-2``, ``-3``, … when taken), checked before
+    play starts (RC111 when the folder cannot be written)."""
+    path, number = Path(f"{game_id}-{seed}.log"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{game_id}-{seed}-{number}.log")
+    _output_path(path.absolute(), "the save file")
+    return str(path)
 
 
 def _game_of_log(game: str, header):

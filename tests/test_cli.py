@@ -120,7 +120,7 @@ def test_human_types_a_notation_and_a_wrong_answer(tmp_path):
     path = tmp_path / "typed.log"
     result = invoke("play", "tictactoe", "--human", "x", "--seed", 1, "--log", path, input="Z9\nC3\nq\n")
     assert result.exit_code == 0
-    assert "'Z9' is not one of the numbers 1–9 or a legal notation." in result.output
+    assert "'Z9' is not an option: type a number from 1 to 9, a legal notation or ? for help." in result.output
     assert log_lines(path)[1]["notation"] == "C3"
 
 

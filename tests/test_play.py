@@ -1,0 +1,95 @@
+"""Playing in the terminal as a person: the status line, the commands (in any case), refusals
+naming their rule, quitting without --log saves to a file named on screen, and the terminal's
+words in every site language."""
+
+from __future__ import annotations
+
+from string import Formatter
+
+import pytest
+
+from helpers import invoke
+from rulecraft.words import LANGUAGES, WORDS
+
+
+def play(*args, input: str):
+    """``rulecraft play`` with the given answers typed; the result (exit code 0 asserted)."""
+    result = invoke("play", *args, input=input)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
+    status = [line for line in screen.splitlines() if "to play: home" in line]
+    assert status, screen
+    assert "half 1" in status[0] and "clock 1" in status[0] and "goals home 0, away 0" in status[0]
+    assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
+
+
+def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="STATE\nq\n").output
+    assert "half: 1" in screen
+    assert "defenders: home 0, away hidden" in screen
+    assert not [line for line in screen.splitlines() if ":" in line and line.endswith("-1")]
+
+
+def test_commands_in_any_case_and_help(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("tictactoe", "--human", "x", "--seed", 1, input="?\nHelp\nBOARD\nQ\n").output
+    assert screen.count("u or undo: take back your last decision") == 2
+    assert screen.count("    A B C") == 2                         # the board, then redrawn
+    assert "saved to tictactoe-1.log" in screen
+
+
+def test_a_notation_typed_in_another_case_is_played(tmp_path):
+    path = tmp_path / "case.log"
+    screen = play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="c3\nq\n").output
+    assert "x: C3" in screen
+
+
+def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("tictactoe", "--human", "x", "--human", "o", "--seed", 1, input="A1\nA1\nq\n").output
+    assert "not now: 'A1' is forbidden by rule 1: the square is already marked" in screen
+
+
+def test_one_option_is_offered_in_the_singular():
+    from rulecraft.words import say
+    assert say("en", "not_an_answer_one", answer="x") == \
+        "'x' is not an option: type 1, the legal notation or ? for help."
+
+
+def test_quitting_without_log_saves_to_a_named_file_that_resumes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = play("tictactoe", "--human", "x", "--seed", 1, input="1\nq\n").output
+    assert "saved to tictactoe-1.log; resume with --resume tictactoe-1.log" in first
+    second = play("tictactoe", "--human", "x", "--seed", 1, input="q\n").output
+    assert "saved to tictactoe-1-2.log" in second               # an existing save is kept
+    resumed = play("tictactoe", "--resume", "tictactoe-1.log", "--human", "x", input="q\n").output
+    assert "x: A1" not in resumed.split("— seed 1", 1)[1].splitlines()[0]
+    assert (tmp_path / "tictactoe-1.log").exists()
+
+
+def test_end_of_input_saves_like_quit(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("pig", "--human", "first", "--seed", 2, input="").output
+    assert "saved to pig-2.log" in screen
+
+
+@pytest.mark.parametrize("key", sorted(WORDS))
+def test_every_terminal_text_is_in_every_language_with_the_same_blanks(key):
+    assert set(WORDS[key]) == set(LANGUAGES)
+    blanks = {language: {part[1] for part in Formatter().parse(text) if part[1]}
+              for language, text in WORDS[key].items()}
+    assert all(names == blanks["en"] for names in blanks.values()), blanks
+
+
+def test_finnish_prompt_and_help(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
+    assert "(salainen valinta, ei näy kirjoitettaessa; ? ohje)>" in screen
+    assert "u tai undo: peru viimeisin päätöksesi" in screen and "tallennettu tiedostoon" in screen

@@ -257,10 +257,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         options = _options(option)
         chosen_bot = bot
         if resume is not None:
-            if seed is not None or options:
-                raise InputError("--resume continues the match with the log's seed and options; "
-                                     "leave out --seed and -O", code="RC112")
             saved = read_log(str(resume))
+            _check_resumed(saved.header, seed, options)
             loaded = _game_of_log(game, saved.header)
             replayed = replay(loaded, saved, allow_revision=allow_revision)
             match, options = replayed.match, saved.header.options
@@ -287,11 +285,23 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                                      code="RC108")
             humans.add(loaded.teams.index(team))
         _check_sides(loaded, chosen_bot or "greedy", humans)
+        narrator = _narrator(loaded, game, lang, options)
         quit_path = _quit_path(loaded.id, match.seed) if humans and log_path is None else None
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
-                   narrator=_narrator(loaded, game, lang, options), language=lang,
+                   narrator=narrator, language=lang,
                    quit_path=quit_path)
     _guard(body)
+
+
+def _check_resumed(header, seed: int | None, options: dict) -> None:
+    """Refuse (RC112) a ``--seed`` or ``-O`` that differs from the resumed log's: the match
+    continues with the log's seed and options; the same values are accepted."""
+    conflicts = [f"--seed {seed} (the log's seed is {header.seed})"] if seed not in (None, header.seed) else []
+    conflicts += [f"-O {name}={value} (the log's: {header.options.get(name, 'not set')})"
+                  for name, value in options.items() if str(header.options.get(name)) != value]
+    if conflicts:
+        raise InputError(f"--resume continues the match with the log's seed and options; "
+                         f"{'; '.join(conflicts)}: leave them out", code="RC112")
 
 
 def _quit_path(game_id: str, seed: int) -> str:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from rulecraft.errors import IllegalActionError
-from rulecraft.runtime.engine import Game
+from rulecraft.runtime.engine import CHANCE, Game
 from rulecraft.runtime.logs import write_log
 from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
@@ -44,7 +44,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     Bots draw their randomness from the match seed and the ply, as the dice do. The log (when
     ``log_path`` is given) is written after every ply. Quitting (``q``, end of input or Ctrl-C)
     saves to ``log_path``, else to ``quit_path`` (checked by the caller before play), and says
-    where. Returns the match.
+    where. A match with steps already (resumed) starts with a :func:`recap`. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
@@ -57,6 +57,8 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         opening: list = []
         game.new_initial_state(opening)
         _narrate(opening, narrator, console)
+    else:                                    # a resumed match
+        recap(match, narrator, console, language)
     try:
         while not match.state.is_terminal():
             events: list = []
@@ -81,6 +83,20 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     if show_board:
         console.print(render_text(match.state), highlight=False, markup=False)
     return match
+
+
+def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
+    """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
+    the play-by-play writes it (a secret choice as the ``secret`` message: never what it was)."""
+    console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
+    for step in match.steps[-last:]:
+        if step.actor == CHANCE:
+            line = say(language, "rolled", value=step.notation)
+        elif step.secret is not None and step.secret.opened is None:
+            line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
+        else:
+            line = f"{narrator.game.teams[step.actor]}: {narrator.notation(step.action)}"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _narrate(events: list, narrator: Narrator, console: Console) -> None:

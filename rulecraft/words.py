@@ -88,6 +88,13 @@ WORDS = {
         "en": "not now: {reason}", "fi": "ei nyt: {reason}", "ru": "сейчас нельзя: {reason}",
         "es": "ahora no: {reason}", "de": "jetzt nicht: {reason}", "it": "non ora: {reason}",
     },
+    "resumed": {
+        "en": "resumed at ply {ply}; the last moves:", "fi": "jatketaan siirrosta {ply}; viimeisimmät siirrot:",
+        "ru": "продолжение с хода {ply}; последние ходы:", "es": "se reanuda en la jugada {ply}; últimas jugadas:",
+        "de": "fortgesetzt bei Zug {ply}; die letzten Züge:", "it": "si riprende dalla mossa {ply}; ultime mosse:",
+    },
+    "rolled": {"en": "  the dice: {value}", "fi": "  noppa: {value}", "ru": "  кубик: {value}",
+               "es": "  los dados: {value}", "de": "  die Würfel: {value}", "it": "  i dadi: {value}"},
     "no_save": {
         "en": "nothing saved: no save file was chosen.", "fi": "mitään ei tallennettu: tallennustiedostoa ei ole valittu.",
         "ru": "ничего не сохранено: файл сохранения не выбран.", "es": "no se guardó nada: no se eligió archivo.",

@@ -93,3 +93,43 @@ def test_finnish_prompt_and_help(tmp_path, monkeypatch):
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
     assert "(salainen valinta, ei näy kirjoitettaessa; ? ohje)>" in screen
     assert "u tai undo: peru viimeisin päätöksesi" in screen and "tallennettu tiedostoon" in screen
+
+
+# ---------- resume ----------
+def moves(path) -> list[tuple[str, str]]:
+    """The (actor, notation) of every step in a match log."""
+    import json
+    records = map(json.loads, path.read_text().splitlines()[1:])
+    return [(r["actor"], r["notation"]) for r in records if "actor" in r]
+
+
+@pytest.mark.parametrize("game, team, bot", [("tictactoe", "x", "random"), ("pig", "first", "random")])
+def test_a_resumed_match_continues_exactly_as_the_uninterrupted_one(tmp_path, game, team, bot):
+    whole, cut = tmp_path / "whole.log", tmp_path / "cut.log"
+    answers = "1\n" * 60
+    played = play(game, "--human", team, "--bot", bot, "--seed", 5, "--log", whole, input=answers)
+    play(game, "--human", team, "--bot", bot, "--seed", 5, "--log", cut, input="1\nq\n")
+    resumed = play(game, "--resume", cut, "--human", team, input=answers[2:])
+    assert moves(cut) == moves(whole)
+    assert screen_end(resumed.output) == screen_end(played.output)       # the same screens
+
+
+def screen_end(output: str, lines: int = 30) -> list[str]:
+    """The last screen lines of a play, without the line naming the save file."""
+    return [line for line in output.splitlines() if "saved to" not in line][-lines:]
+
+
+def test_resume_recaps_the_last_moves(tmp_path):
+    path = tmp_path / "m.log"
+    play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\n1\nq\n")
+    screen = play("tictactoe", "--resume", path, "--human", "x", input="q\n").output
+    assert "resumed at ply 4; the last moves:\nx: A1\no: B2\nx: B1\no: C1\n" in screen
+
+
+def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
+    path = tmp_path / "m.log"
+    play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\nq\n")
+    refused = invoke("play", "tictactoe", "--resume", path, "--seed", 2)
+    assert refused.exit_code == 1 and "--seed 2 (the log's seed is 1): leave them out" in refused.output
+    assert "Traceback" not in refused.output
+    assert invoke("play", "tictactoe", "--resume", path, "--seed", 1, "--human", "x", input="q\n").exit_code == 0

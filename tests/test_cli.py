@@ -216,7 +216,7 @@ def test_an_existing_file_is_not_overwritten_by_a_new_match_log(tmp_path):
 
 def test_resume_takes_its_seed_and_options_from_the_log(tictactoe_log):
     assert_clean_failure(invoke("play", "tictactoe", "--resume", tictactoe_log, "--seed", 3),
-                         "RC112", "leave out --seed and -O")
+                         "RC112", "--seed 3 (the log's seed is 7): leave them out")
 
 
 @pytest.mark.parametrize("command", ["check", "compile", "actions", "play", "simulate"])

@@ -104,11 +104,11 @@ def test_a_person_chooses_by_the_translated_notation_or_the_number():
     wanted = narration.notation(legal[-1])
     assert wanted != match.state.action_notation(legal[-1])
     answers = iter(["ei tällaista", wanted, "q"])
-    play_match(match, {team}, "greedy", console, narrator=narration,
+    play_match(match, {team}, "greedy", console, narrator=narration, language="fi",
                input_fn=lambda prompt: next(answers))
     output = console.file.getvalue()
     assert f"  {len(legal):>3}. {wanted}" in output
-    assert "'ei tällaista' is not one of the numbers" in output
+    assert f"'ei tällaista' ei ole vaihtoehto: kirjoita numero 1–{len(legal)}" in output
     assert [step.action for step in match.steps if step.actor == team][-1] == legal[-1]
 
 

@@ -246,6 +246,10 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
          lang: str = typer.Option("en", "--lang", help="Language of the play-by-play and of the "
                                   "actions offered (one of the game's text files; not en needs "
                                   "the site extra)."),
+         quiet: bool = typer.Option(False, "--quiet", help="Print only the end line (score and "
+                                    "returns), not the header, play-by-play and board."),
+         summary: bool = typer.Option(False, "--summary", help="After the end line, the match's "
+                                      "statistics: plies, dice rolls, each team's actions by kind."),
          option: list[str] = OptionList):
     """Play a match: bot against bot by default, or people with --human."""
     def body():
@@ -288,8 +292,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         narrator = _narrator(loaded, game, lang, options)
         quit_path = _quit_path(loaded.id, match.seed) if humans and log_path is None else None
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
-                   narrator=narrator, language=lang,
-                   quit_path=quit_path)
+                   narrator=narrator, language=lang, quit_path=quit_path, quiet=quiet,
+                   summary=summary)
     _guard(body)
 
 

@@ -9,6 +9,7 @@ the play-by-play never shows it.
 from __future__ import annotations
 
 import getpass
+import io
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,7 +19,7 @@ from rulecraft.runtime.engine import CHANCE, Game
 from rulecraft.runtime.logs import write_log
 from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
-from rulecraft.runtime.render import board_lines, render_text, visible_fields
+from rulecraft.runtime.render import board_lines, visible_fields
 from rulecraft.words import say
 
 
@@ -33,7 +34,8 @@ COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save
 def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
                secret_input_fn=getpass.getpass, narrator: Narrator | None = None,
-               language: str = "en", quit_path: str | None = None) -> Match:
+               language: str = "en", quit_path: str | None = None, quiet: bool = False,
+               summary: bool = False) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
 
     ``narrator`` writes the play-by-play and the actions offered to people (default: the spec's
@@ -44,13 +46,19 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     Bots draw their randomness from the match seed and the ply, as the dice do. The log (when
     ``log_path`` is given) is written after every ply. Quitting (``q``, end of input or Ctrl-C)
     saves to ``log_path``, else to ``quit_path`` (checked by the caller before play), and says
-    where. A match with steps already (resumed) starts with a :func:`recap`. Returns the match.
+    where. A match with steps already (resumed) starts with a :func:`recap`. A finished match
+    ends with the board and one :func:`end_line`; ``quiet`` prints the end line alone (no header,
+    play-by-play or board), ``summary`` adds :func:`summary_lines`. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
+    screen = console
     bots = seat_bots(game, bot, humans)
     match.bot = bot
-    options = ", ".join(f"{name}={value}" for name, value in (game.rules.options or {}).items())
+    if quiet:                                # the end line alone goes to the screen
+        console = Console(file=io.StringIO())
+    options = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                        for name, value in (game.rules.options or {}).items())
     console.print(f"[bold]{escape(game.rules.title)}[/bold] — seed {match.seed}"
                   + (f", {escape(options)}" if options else ""), soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision
@@ -81,8 +89,40 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             console.print(say(language, "saved", path=path), markup=False, soft_wrap=True)
         return match
     if show_board:
-        console.print(render_text(match.state), highlight=False, markup=False)
+        console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
+    screen.print(end_line(match.state, language), highlight=False, markup=False, soft_wrap=True)
+    if summary:
+        for line in summary_lines(match, language):
+            screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
+
+
+def end_line(state, language: str) -> str:
+    """The one line of a finished match: the plies, its brief visible fields (the score) and
+    every team's return."""
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "") if brief]
+    returns = ", ".join(f"{team} {value:+g}" for team, value in zip(state.game.teams, state.returns()))
+    return " · ".join([say(language, "game_over", plies=state.ply), *fields,
+                       say(language, "returns", returns=returns)])
+
+
+def summary_lines(match: Match, language: str) -> list[str]:
+    """The match's statistics: its plies and dice rolls, and for each team how many actions of
+    each kind (the spec's action names) it took."""
+    game = match.game
+    counts = {team: {} for team in range(len(game.teams))}
+    rolls = 0
+    for step in match.steps:
+        if step.actor == CHANCE:
+            rolls += 1
+            continue
+        name = game.action_def(step.action).name
+        counts[step.actor][name] = counts[step.actor].get(name, 0) + 1
+    lines = [say(language, "summary", plies=len(match.steps), rolls=rolls)]
+    for team, kinds in counts.items():
+        shown = ", ".join(f"{name} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"  {game.teams[team]}: {shown or '-'}")
+    return lines
 
 
 def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
@@ -100,6 +140,7 @@ def recap(match: Match, narrator: Narrator, console: Console, language: str, las
 
 
 def _narrate(events: list, narrator: Narrator, console: Console) -> None:
+    """Print the play-by-play of ``events``."""
     for event in events:
         line = narrator.line(event)
         if line:

@@ -133,3 +133,21 @@ def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
     assert refused.exit_code == 1 and "--seed 2 (the log's seed is 1): leave them out" in refused.output
     assert "Traceback" not in refused.output
     assert invoke("play", "tictactoe", "--resume", path, "--seed", 1, "--human", "x", input="q\n").exit_code == 0
+
+
+# ---------- bot matches ----------
+def test_a_bot_match_ends_with_one_line_of_score_and_returns():
+    screen = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output
+    assert screen.splitlines()[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
+                                      "keepers_placed_home=false, max_turns_per_half=10")
+    ends = [line for line in screen.splitlines() if "returns home" in line]
+    assert len(ends) == 1 and ends[0] == screen.splitlines()[-1]
+    assert ends[0].startswith("game over after ") and "goals home 1, away 1" in ends[0]
+    assert "returns home +0, away +0" in ends[0]
+
+
+def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
+    quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
+    assert quiet == "game over after 9 plies · to_move o · returns x +0, o +0\n"
+    summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
+    assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]

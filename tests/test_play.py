@@ -151,3 +151,37 @@ def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
     assert quiet == "game over after 9 plies · to_move o · returns x +0, o +0\n"
     summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
     assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
+
+
+# ---------- the command itself ----------
+def test_version_and_games_with_titles():
+    from rulecraft import __version__
+    assert invoke("--version").output == f"rulecraft {__version__}\n"
+    listed = invoke("games").output
+    assert "  taktinen         Taktinen jalkapallopeli (home, away)" in listed
+    assert "  tictactoe        Tic-tac-toe (x, o)" in listed
+
+
+def test_play_help_names_its_placeholders_and_commands():
+    shown = invoke("play", "--help").output
+    for placeholder in ("TEAM", "BOT", "FILE", "LOG", "LANGUAGE", "NAME=VALUE"):
+        assert placeholder in shown
+    assert "<list[str]>" not in shown and "u or undo" in shown
+
+
+def test_ctrl_c_at_a_prompt_saves_and_says_where(tmp_path):
+    import io
+    from rich.console import Console
+    from helpers import load_game
+    from rulecraft.play import play_match
+    from rulecraft.runtime.match import Match
+
+    def interrupt(prompt):
+        raise KeyboardInterrupt
+
+    console = Console(file=io.StringIO(), width=200)
+    path = tmp_path / "kept.log"
+    play_match(Match(load_game("tictactoe"), 1), {0}, "greedy", console, input_fn=interrupt,
+               quit_path=str(path))
+    assert f"saved to {path}; resume with --resume {path}" in console.file.getvalue()
+    assert path.exists()

@@ -1,9 +1,13 @@
 """Play a match in the terminal: bots and people, a narrated play-by-play, undo, save and resume.
 
-People choose from the numbered legal actions (or type an action's notation, in the language of
-the play-by-play or the spec's); ``u`` undoes their last decision (with every roll and bot move
-after it), ``s`` saves the log, ``q`` saves and quits. A secret choice is typed without echo, and
-the play-by-play never shows it.
+Before each decision a person sees the board, one status line (:func:`status_line`) and the
+numbered legal actions; they type a number or an action's notation (any case, in the language of
+the play-by-play or the spec's), or a command (:data:`COMMANDS`): ``?``/``help``, ``board``,
+``state`` (every shown field, secrets as "hidden"), ``u``/``undo`` (their last decision, with
+every roll and bot move after it), ``s``/``save``, ``q``/``quit`` (Ctrl-C and the end of input
+too: save and stop). A notation the rules forbid now is refused naming the rule. A secret choice
+is typed without echo, and the play-by-play never shows it. The terminal's words come from
+:mod:`rulecraft.words` in the language asked for.
 """
 
 from __future__ import annotations

@@ -213,11 +213,12 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
 
 
 def _typed(answer: str, legal: list[int], written: list[str], state):
-    """The legal action whose notation (narrated or the spec's) is ``answer``, in any case."""
-    folded = answer.casefold()
-    for action, notation in zip(legal, written):
-        if folded in (notation.casefold(), state.action_notation(action).casefold()):
-            return action
+    """The legal action whose notation (narrated or the spec's) is ``answer``, in any case (an
+    exact match first, for notations that differ only in case)."""
+    for fold in (str, str.casefold):
+        for action, notation in zip(legal, written):
+            if fold(answer) in (fold(notation), fold(state.action_notation(action))):
+                return action
     return None
 
 

@@ -63,7 +63,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         console = Console(file=io.StringIO())
     options = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
                         for name, value in (game.rules.options or {}).items())
-    console.print(f"[bold]{escape(game.rules.title)}[/bold] — seed {match.seed}"
+    console.print(f"[bold]{escape(game.rules.title)}[/bold] — {say(language, 'seed', seed=match.seed)}"
                   + (f", {escape(options)}" if options else ""), soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision
         opening: list = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")
 
 WORDS = {
+    "seed": {"en": "seed {seed}", "fi": "siemenluku {seed}", "ru": "зерно {seed}",
+             "es": "semilla {seed}", "de": "Startwert {seed}", "it": "seme {seed}"},
     "to_act": {
         "en": "to play: {team}", "fi": "vuorossa: {team}", "ru": "ход: {team}",
         "es": "turno de: {team}", "de": "am Zug: {team}", "it": "tocca a: {team}",

@@ -25,7 +25,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 console = Console()
 errors = Console(stderr=True)
 
-OptionList = typer.Option(None, "--option", "-O", help="Set a game option: NAME=VALUE (repeatable).")
+OptionList = typer.Option(None, "--option", "-O", metavar="NAME=VALUE",
+                          help="Set a game option: NAME=VALUE (repeatable).")
 
 
 def _options(pairs: list[str] | None) -> dict:
@@ -147,12 +148,34 @@ def _report(error: RulecraftError) -> NoReturn:
     raise typer.Exit(1) from None
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from rulecraft import __version__
+        console.print(f"rulecraft {__version__}", highlight=False, markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print rulecraft's version and exit.")):
+    """rulecraft: write a board game's rules once; play, test and publish them."""
+
+
 @app.command()
 def games():
-    """List the games found under rulespecs/ and examples/."""
-    from rulecraft.compiler import game_names
+    """List the games found under rulespecs/ and examples/: name, title and teams."""
+    from rulecraft.compiler import find_game, game_names
+    from rulecraft.loader import load_yaml
     for kind in ("rulespecs", "examples"):
-        console.print(f"{kind}: " + (", ".join(game_names(kind)) or "none"), highlight=False)
+        console.print(f"{kind}:", highlight=False, markup=False)
+        for name in game_names(kind):
+            try:
+                meta = (load_yaml(str(find_game(name))) or {}).get("game") or {}
+                title, teams = str(meta.get("title", "")), ", ".join(map(str, meta.get("teams") or []))
+            except RulecraftError:          # a broken spec is listed by name; `check` explains it
+                title, teams = "", ""
+            console.print(f"  {name:<16} {title[:60]}" + (f" ({teams[:60]})" if teams else ""),
+                          highlight=False, markup=False)
 
 
 @app.command()
@@ -229,25 +252,31 @@ def schema(output: Path = typer.Option(None, "-o", "--output", help="Write the s
 
 
 @app.command()
-def play(game: str = typer.Argument(..., help="Game name or path."),
-         seed: int = typer.Option(None, help="Seed for dice and bots (random when omitted)."),
-         human: list[str] = typer.Option(None, "--human", help="A team a person plays (repeatable)."),
-         bot: str = typer.Option(None, help="Bot for the other teams: greedy, random, mcts[:N] or "
+def play(game: str = typer.Argument(..., metavar="GAME", help="Game name or path."),
+         seed: int = typer.Option(None, metavar="NUMBER", help="Seed for dice and bots (random when omitted)."),
+         human: list[str] = typer.Option(None, "--human", metavar="TEAM", help="A team a person plays (repeatable)."),
+         bot: str = typer.Option(None, metavar="BOT", help="Bot for the other teams: greedy, random, mcts[:N] or "
                                  "ismcts[:N] (N search iterations, default 200; N s: seconds per "
                                  "decision, not with --seed, --log or --resume), or per team: "
                                  "home=mcts:200,away=greedy (default bot: greedy; a resumed match "
                                  "keeps its log's)."),
-         log: Path = typer.Option(None, "--log", help="Write the match log here (also a save file); "
+         log: Path = typer.Option(None, "--log", metavar="FILE", help="Write the match log here (also a save file); "
                                   "an existing file is refused unless it is the one resumed."),
-         resume: Path = typer.Option(None, "--resume", help="Continue the match saved in this log."),
+         resume: Path = typer.Option(None, "--resume", metavar="LOG", help="Continue the match saved in this log."),
          allow_revision: bool = typer.Option(False, "--allow-revision",
                                              help="With --resume: continue a log written under "
                                                   "another revision of the spec."),
-         lang: str = typer.Option("en", "--lang", help="Language of the play-by-play and of the "
+         lang: str = typer.Option("en", "--lang", metavar="LANGUAGE", help="Language of the play-by-play and of the "
                                   "actions offered (one of the game's text files; not en needs "
                                   "the site extra)."),
+         quiet: bool = typer.Option(False, "--quiet", help="Print only the end line (score and "
+                                    "returns), not the header, play-by-play and board."),
+         summary: bool = typer.Option(False, "--summary", help="After the end line, the match's "
+                                      "statistics: plies, dice rolls, each team's actions by kind."),
          option: list[str] = OptionList):
-    """Play a match: bot against bot by default, or people with --human."""
+    """Play a match: bot against bot by default, or people with --human.
+
+    At your turn type an option's number or notation (any case), or: ? or help, board, state, u or undo, s or save, q or quit (saves to --log, else to a new GAME-SEED.log here; Ctrl-C too)."""
     def body():
         from rulecraft.play import play_match
         from rulecraft.runtime.logs import read_log, replay
@@ -257,10 +286,8 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
         options = _options(option)
         chosen_bot = bot
         if resume is not None:
-            if seed is not None or options:
-                raise InputError("--resume continues the match with the log's seed and options; "
-                                     "leave out --seed and -O", code="RC112")
             saved = read_log(str(resume))
+            _check_resumed(saved.header, seed, options)
             loaded = _game_of_log(game, saved.header)
             replayed = replay(loaded, saved, allow_revision=allow_revision)
             match, options = replayed.match, saved.header.options
@@ -287,9 +314,35 @@ def play(game: str = typer.Argument(..., help="Game name or path."),
                                      code="RC108")
             humans.add(loaded.teams.index(team))
         _check_sides(loaded, chosen_bot or "greedy", humans)
+        narrator = _narrator(loaded, game, lang, options)
+        quit_path = _quit_path(loaded.id, match.seed) if humans and log_path is None else None
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
-                   narrator=_narrator(loaded, game, lang, options))
+                   narrator=narrator, language=lang, quit_path=quit_path, quiet=quiet,
+                   summary=summary)
     _guard(body)
+
+
+def _check_resumed(header, seed: int | None, options: dict) -> None:
+    """Refuse (RC112) a ``--seed`` or ``-O`` that differs from the resumed log's: the match
+    continues with the log's seed and options; the same values are accepted."""
+    conflicts = [f"--seed {seed} (the log's seed is {header.seed})"] if seed not in (None, header.seed) else []
+    conflicts += [f"-O {name}={value} (the log's: {header.options.get(name, 'not set')})"
+                  for name, value in options.items() if str(header.options.get(name)) != value]
+    if conflicts:
+        raise InputError(f"--resume continues the match with the log's seed and options; "
+                         f"{'; '.join(conflicts)}: leave them out", code="RC112")
+
+
+def _quit_path(game_id: str, seed: int) -> str:
+    """Where a match played without ``--log`` is saved when the person quits: a new file
+    ``<game>-<seed>.log`` in the working folder (``-2``, ``-3``, … when taken), checked before
+    play starts (RC111 when the folder cannot be written)."""
+    path, number = Path(f"{game_id}-{seed}.log"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{game_id}-{seed}-{number}.log")
+    _output_path(path.absolute(), "the save file")
+    return str(path)
 
 
 def _game_of_log(game: str, header):

@@ -40,7 +40,7 @@ CODES = {
     "RC111": "an output path (`-o`, `--log`, `--json`) that cannot be written: a folder, in a missing folder "
              "or under a file, a folder that cannot be written, or (`--log`) an existing file that is not the "
              "log resumed; refused before any work",
-    "RC112": "`--resume` with `--seed` or `-O`: a resumed match keeps the log's seed and options",
+    "RC112": "`--resume` with another `--seed` or `-O` than the log's: a resumed match keeps them",
     "RC113": "a YAML file passing a size limit (see Limits): larger than `MAX_FILE_BYTES`, a line longer than "
              "`MAX_LINE_CHARS`, more than `MAX_YAML_NODES` nodes, nested deeper than `MAX_YAML_DEPTH`, more than "
              "`MAX_ALIAS_NODES` nodes reached through aliases (an alias bomb), or an alias inside its own anchor; "
@@ -234,7 +234,7 @@ HINTS = {
     "RC109": "pick one of the languages the message lists, or add a `text/<lang>.yaml` for the game",
     "RC110": "install the extra with the `pip install` the message names",
     "RC111": "choose a path to a new or writable file in an existing folder",
-    "RC112": "drop `--seed` and `-O` when resuming: the log keeps them",
+    "RC112": "drop `--seed` and `-O` when resuming (or give the log's own): the log keeps them",
     "RC113": "split the file, write repeated data once (a range such as `1..6`, a formula), and use aliases "
              "only for small shared entries; the Limits section of the spec reference lists every limit",
     "RC114": "drop the tag and write the value plainly (`16`, `true`, a list); rulecraft reads YAML 1.2's core "

@@ -1,115 +1,237 @@
 """Play a match in the terminal: bots and people, a narrated play-by-play, undo, save and resume.
 
-People choose from the numbered legal actions (or type an action's notation, in the language of
-the play-by-play or the spec's); ``u`` undoes their last decision (with every roll and bot move
-after it), ``s`` saves the log, ``q`` saves and quits. A secret choice is typed without echo, and
-the play-by-play never shows it.
+Before each decision a person sees the board, one status line (:func:`status_line`) and the
+numbered legal actions; they type a number or an action's notation (any case, in the language of
+the play-by-play or the spec's), or a command (:data:`COMMANDS`): ``?``/``help``, ``board``,
+``state`` (every shown field, secrets as "hidden"), ``u``/``undo`` (their last decision, with
+every roll and bot move after it), ``s``/``save``, ``q``/``quit`` (Ctrl-C and the end of input
+too: save and stop). A notation the rules forbid now is refused naming the rule. A secret choice
+is typed without echo, and the play-by-play never shows it. The terminal's words come from
+:mod:`rulecraft.words` in the language asked for.
 """
 
 from __future__ import annotations
 
 import getpass
+import io
 
 from rich.console import Console
 from rich.markup import escape
 
-from rulecraft.runtime.engine import Game
+from rulecraft.errors import IllegalActionError
+from rulecraft.runtime.engine import CHANCE, Game
 from rulecraft.runtime.logs import write_log
 from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
-from rulecraft.runtime.render import render_text
+from rulecraft.runtime.render import board_lines, visible_fields
+from rulecraft.words import say
 
 
 class Quit(Exception):
     """The person asked to stop."""
 
 
+COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save", "save": "save",
+            "q": "quit", "quit": "quit", "board": "board", "state": "state"}
+
+
 def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
-               secret_input_fn=getpass.getpass, narrator: Narrator | None = None) -> Match:
+               secret_input_fn=getpass.getpass, narrator: Narrator | None = None,
+               language: str = "en", quit_path: str | None = None, quiet: bool = False,
+               summary: bool = False) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
 
     ``narrator`` writes the play-by-play and the actions offered to people (default: the spec's
     names, without the game's texts); :class:`rulecraft.site.narration.Narration` speaks a
-    language of the game's text files.
+    language of the game's text files. The terminal's own words are in ``language``
+    (:mod:`rulecraft.words`).
 
     Bots draw their randomness from the match seed and the ply, as the dice do. The log (when
-    ``log_path`` is given) is written after every ply. Returns the match.
+    ``log_path`` is given) is written after every ply. Quitting (``q``, end of input or Ctrl-C)
+    saves to ``log_path``, else to ``quit_path`` (checked by the caller before play), and says
+    where. A match with steps already (resumed) starts with a :func:`recap`. A finished match
+    ends with the board and one :func:`end_line`; ``quiet`` prints the end line alone (no header,
+    play-by-play or board), ``summary`` adds :func:`summary_lines`. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
+    screen = console
     bots = seat_bots(game, bot, humans)
     match.bot = bot
-    console.print(f"[bold]{escape(game.rules.title)}[/bold] — seed {match.seed}, options {game.rules.options or '{}'}",
-                  soft_wrap=True)
+    if quiet:                                # the end line alone goes to the screen
+        console = Console(file=io.StringIO())
+    options = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                        for name, value in (game.rules.options or {}).items())
+    console.print(f"[bold]{escape(game.rules.title)}[/bold] — {say(language, 'seed', seed=match.seed)}"
+                  + (f", {escape(options)}" if options else ""), soft_wrap=True)
     if not match.steps:                      # what the setup did before the first decision
         opening: list = []
         game.new_initial_state(opening)
-        for event in opening:
-            line = narrator.line(event)
-            if line:
-                console.print(line, highlight=False, markup=False, soft_wrap=True)
-    while not match.state.is_terminal():
-        events: list = []
-        player = match.state.current_player()
-        if player in humans:
-            try:
-                action = _ask(match, player, console, input_fn, secret_input_fn, log_path, narrator)
-            except Quit:
-                if log_path:
-                    write_log(match, log_path)
-                    console.print(f"saved to {log_path}; resume with --resume {log_path}", markup=False, soft_wrap=True)
-                return match
-            if action is None:
-                continue
-            match.apply(action, events)
-        else:
-            match.advance(bots, events)
-        for event in events:
-            line = narrator.line(event)
-            if line:
-                console.print(line, highlight=False, markup=False, soft_wrap=True)
-        if log_path:
-            write_log(match, log_path)
+        _narrate(opening, narrator, console)
+    else:                                    # a resumed match
+        recap(match, narrator, console, language)
+    try:
+        while not match.state.is_terminal():
+            events: list = []
+            player = match.state.current_player()
+            if player in humans:
+                action = _ask(match, player, console, input_fn, secret_input_fn, log_path,
+                              narrator, language)
+                if action is None:
+                    continue
+                match.apply(action, events)
+            else:
+                match.advance(bots, events)
+            _narrate(events, narrator, console)
+            if log_path:
+                write_log(match, log_path)
+    except (Quit, KeyboardInterrupt):
+        path = log_path or quit_path
+        if path:
+            write_log(match, path)
+            console.print(say(language, "saved", path=path), markup=False, soft_wrap=True)
+        return match
     if show_board:
-        console.print(render_text(match.state), highlight=False, markup=False)
+        console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
+    screen.print(end_line(match.state, language), highlight=False, markup=False, soft_wrap=True)
+    if summary:
+        for line in summary_lines(match, language):
+            screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
 
+def end_line(state, language: str) -> str:
+    """The one line of a finished match: the plies, its brief visible fields (the score) and
+    every team's return."""
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "") if brief]
+    returns = ", ".join(f"{team} {value:+g}" for team, value in zip(state.game.teams, state.returns()))
+    return " · ".join([say(language, "game_over", plies=state.ply), *fields,
+                       say(language, "returns", returns=returns)])
+
+
+def summary_lines(match: Match, language: str) -> list[str]:
+    """The match's statistics: its plies and dice rolls, and for each team how many actions of
+    each kind (the spec's action names) it took."""
+    game = match.game
+    counts = {team: {} for team in range(len(game.teams))}
+    rolls = 0
+    for step in match.steps:
+        if step.actor == CHANCE:
+            rolls += 1
+            continue
+        name = game.action_def(step.action).name
+        counts[step.actor][name] = counts[step.actor].get(name, 0) + 1
+    lines = [say(language, "summary", plies=len(match.steps), rolls=rolls)]
+    for team, kinds in counts.items():
+        shown = ", ".join(f"{name} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"  {game.teams[team]}: {shown or '-'}")
+    return lines
+
+
+def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
+    """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
+    the play-by-play writes it (a secret choice as the ``secret`` message: never what it was)."""
+    console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
+    for step in match.steps[-last:]:
+        if step.actor == CHANCE:
+            line = say(language, "rolled", value=step.notation)
+        elif step.secret is not None and step.secret.opened is None:
+            line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
+        else:
+            line = f"{narrator.game.teams[step.actor]}: {narrator.notation(step.action)}"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def _narrate(events: list, narrator: Narrator, console: Console) -> None:
+    """Print the play-by-play of ``events``."""
+    for event in events:
+        line = narrator.line(event)
+        if line:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def status_line(state, team: int, narrator: Narrator, language: str) -> str:
+    """One line before a decision: the phase's title, the ply, the brief visible fields (see
+    :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is."""
+    phase, _ = state.phase()
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "") if brief]
+    who = state.game.rules.teams[state.current_player()]
+    return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
+                       say(language, "to_act", team=who)])
+
+
 def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,
-         narrator: Narrator):
+         narrator: Narrator, language: str):
     state = match.state
     game: Game = match.game
     legal = state.legal_actions()
     written = [narrator.notation(action) for action in legal]
     secret = state.is_secret()
-    console.print(render_text(state, team), highlight=False, markup=False)
+    show = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    show("\n".join(board_lines(state, team)))
+    show(status_line(state, team, narrator, language))
     for number, notation in enumerate(written, 1):
-        console.print(f"  {number:>3}. {notation}", highlight=False, markup=False)
-    prompt = f"{game.teams[team]} ({'secret, not echoed' if secret else 'number or notation'}; u undo, s save, q quit)> "
+        show(f"  {number:>3}. {notation}")
+    prompt = say(language, "prompt_secret" if secret else "prompt", team=game.teams[team])
     while True:
         try:
             answer = (secret_input_fn if secret else input_fn)(prompt).strip()
         except EOFError:
             raise Quit from None
-        if answer == "q":
+        command = COMMANDS.get(answer.lower())
+        if command == "quit":
             raise Quit
-        if answer == "u":
+        if command == "help":
+            show(say(language, "help"))
+        elif command == "board":
+            show("\n".join(board_lines(state, team)))
+        elif command == "state":
+            hidden = say(language, "hidden")
+            for name, value, _ in visible_fields(state, team, hidden):
+                show(f"{name}: {value}")
+        elif command == "undo":
             if match.undo(team):
-                console.print("undone.")
+                show(say(language, "undone"))
                 return None
-            console.print("nothing to undo.")
-            continue
-        if answer == "s":
+            show(say(language, "nothing_to_undo"))
+        elif command == "save":
             if log_path:
                 write_log(match, log_path)
-                console.print(f"saved to {log_path}.", markup=False, soft_wrap=True)
+                show(say(language, "saved", path=log_path))
             else:
-                console.print("start the game with --log FILE to save.")
-            continue
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                show(say(language, "no_save"))
+        elif answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
+        else:
+            chosen = _typed(answer, legal, written, state)
+            if chosen is not None:
+                return chosen
+            show(_refusal(answer, state, narrator, language)
+                 or say(language, "not_an_answer_one" if len(legal) == 1 else "not_an_answer",
+                        answer=answer, last=len(legal)))
+
+
+def _typed(answer: str, legal: list[int], written: list[str], state):
+    """The legal action whose notation (narrated or the spec's) is ``answer``, in any case (an
+    exact match first, for notations that differ only in case)."""
+    for fold in (str, str.casefold):
         for action, notation in zip(legal, written):
-            if answer in (notation, state.action_notation(action)):
+            if fold(answer) in (fold(notation), fold(state.action_notation(action))):
                 return action
-        console.print(f"'{answer}' is not one of the numbers 1–{len(legal)} or a legal notation.")
+    return None
+
+
+def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | None:
+    """For a notation of an action the rules forbid now, the refusal naming the rule that
+    forbids it (the engine's, as :meth:`State.apply` raises it); None for no notation."""
+    folded = answer.casefold()
+    game = state.game
+    for action, notation in game.action_table():
+        if folded in (notation.casefold(), narrator.notation(action).casefold()):
+            try:
+                state.clone().apply(action)
+            except IllegalActionError as error:
+                return say(language, "refused", reason=error.message)
+            return None
+    return None

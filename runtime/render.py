@@ -70,19 +70,8 @@ def render_text(state, team: int | None = None) -> str:
     """The board and the visible fields as plain text (what ``render_mode='ansi'`` shows)."""
     game = state.game
     rules = game.rules
-    lines = []
-    layout = board_layout(rules)
-    if layout.kind == "grid":
-        lines += _grid_lines(state, team, layout)
-    elif layout.kind == "zones":
-        lines += _zone_lines(state, layout)
-    else:
-        for i, name in enumerate(rules.spaces):
-            contents = _team_counts(state, i)
-            if contents:
-                lines.append(f"{name:>6}: {contents}")
-    fields = state.describe(team)
-    for name, value in fields.items():
+    lines = board_lines(state, team)
+    for name, value in state.describe(team).items():
         if not game.field(name).show:
             continue
         if isinstance(value, dict):
@@ -100,6 +89,56 @@ def render_text(state, team: int | None = None) -> str:
         who = "chance" if state.is_chance_node() else rules.teams[state.current_player()]
         lines.append(f"phase {phase} (rule {rule}); to act: {who}")
     return "\n".join(lines)
+
+
+def board_lines(state, team: int | None = None) -> list[str]:
+    """The board alone as lines of text, as ``team`` sees it (None: everything)."""
+    rules = state.game.rules
+    layout = board_layout(rules)
+    if layout.kind == "grid":
+        return _grid_lines(state, team, layout)
+    if layout.kind == "zones":
+        return _zone_lines(state, layout)
+    lines = []
+    for i, name in enumerate(rules.spaces):
+        contents = _team_counts(state, i)
+        if contents:
+            lines.append(f"{name:>6}: {contents}")
+    return lines
+
+
+def visible_fields(state, team: int | None, hidden: str) -> list[tuple[str, str, bool]]:
+    """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
+    another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
+    left out. ``brief`` marks what a status line holds: a field of the game or of each team
+    (not of a piece or a space) that ``team`` sees whole."""
+    game = state.game
+    rules = game.rules
+    seen = state.s if team is None else state.observation(team)
+    secret = {i for i, (true, known) in enumerate(zip(state.s, seen)) if true != known}
+    result = []
+    for f in rules.fields:
+        if f.name == "at" or not f.show:
+            continue
+        labels = {"team": rules.teams, "space": rules.spaces, "piece": rules.piece_labels}.get(f.of)
+        parts, whole = [], True
+        for i in range(f.size):
+            if f.base + i in secret:
+                value, whole = hidden, False
+            else:
+                value = _display(game, f.type, seen[f.base + i])
+            if value is not None:
+                parts.append(f"{labels[i]} {value}" if labels else str(value))
+        if parts:
+            result.append((f.name, ", ".join(parts), whole and f.of in (None, "team")))
+    return result
+
+
+def _display(game, kind: str, value: int):
+    """A field value as shown: ints as numbers, others by name, None for 'no value'."""
+    if kind == "int":
+        return value
+    return None if value == -1 else game.display(kind, value)
 
 
 def _grid_lines(state, team, layout) -> list[str]:

@@ -120,7 +120,7 @@ def test_human_types_a_notation_and_a_wrong_answer(tmp_path):
     path = tmp_path / "typed.log"
     result = invoke("play", "tictactoe", "--human", "x", "--seed", 1, "--log", path, input="Z9\nC3\nq\n")
     assert result.exit_code == 0
-    assert "'Z9' is not one of the numbers 1–9 or a legal notation." in result.output
+    assert "'Z9' is not an option: type a number from 1 to 9, a legal notation or ? for help." in result.output
     assert log_lines(path)[1]["notation"] == "C3"
 
 
@@ -172,7 +172,7 @@ def test_a_simulated_match_is_the_played_match_of_its_seed(tmp_path):
     played = invoke("play", "tictactoe", "--bot", "greedy", "--seed", match["seed"])
     assert played.exit_code == 0, played.output
     x, o = match["returns"]
-    assert f"returns x={x:+g}, o={o:+g}" in played.output
+    assert f"returns x {x:+g}, o {o:+g}" in played.output.splitlines()[-1]
 
 
 def test_simulate_refuses_mistakes_cleanly():
@@ -216,7 +216,7 @@ def test_an_existing_file_is_not_overwritten_by_a_new_match_log(tmp_path):
 
 def test_resume_takes_its_seed_and_options_from_the_log(tictactoe_log):
     assert_clean_failure(invoke("play", "tictactoe", "--resume", tictactoe_log, "--seed", 3),
-                         "RC112", "leave out --seed and -O")
+                         "RC112", "--seed 3 (the log's seed is 7): leave them out")
 
 
 @pytest.mark.parametrize("command", ["check", "compile", "actions", "play", "simulate"])

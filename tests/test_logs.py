@@ -333,7 +333,7 @@ def test_resuming_before_a_reveal_rederives_the_bot_and_asks_the_person_again(tm
     second = invoke("play", "taktinen", "--human", "away", "--resume", path, input="1\nq\n")
     assert second.exit_code == 0, second.output
     assert "was not revealed when the match was saved: it is made again" in second.output
-    assert "away (secret, not echoed" in second.output
+    assert "away (secret choice, not shown as you type; ? for help)>" in second.output
     resumed = records_of(path)
     opened = {r["open"]: r["action"] for r in resumed if "open" in r}
     bot_alone = Match(load_game("taktinen"), 5)

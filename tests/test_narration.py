@@ -57,7 +57,8 @@ def test_a_bot_match_is_narrated_wholly_in_the_language(english, game, seed, end
     stop = next(i for i, line in enumerate(source) if line.startswith(end))
     translated = play_by_play(game, seed, language)
     assert len(translated) == len(source), "one line per event in every language"
-    assert translated[stop + 1:] == source[stop + 1:], "the final board follows the end line"
+    assert translated[stop + 1:-1] == source[stop + 1:-1], "the final board follows the end line"
+    assert translated[-1] != source[-1], "the terminal's end line is in the language too"
     lines = translated[:stop + 1]
     same = [line for line, original in zip(lines, source) if line == original]
     assert same == [], f"lines left in English: {same[:5]}"
@@ -104,11 +105,11 @@ def test_a_person_chooses_by_the_translated_notation_or_the_number():
     wanted = narration.notation(legal[-1])
     assert wanted != match.state.action_notation(legal[-1])
     answers = iter(["ei tällaista", wanted, "q"])
-    play_match(match, {team}, "greedy", console, narrator=narration,
+    play_match(match, {team}, "greedy", console, narrator=narration, language="fi",
                input_fn=lambda prompt: next(answers))
     output = console.file.getvalue()
     assert f"  {len(legal):>3}. {wanted}" in output
-    assert "'ei tällaista' is not one of the numbers" in output
+    assert f"'ei tällaista' ei ole vaihtoehto: kirjoita numero 1–{len(legal)}" in output
     assert [step.action for step in match.steps if step.actor == team][-1] == legal[-1]
 
 

@@ -1,0 +1,187 @@
+"""Playing in the terminal as a person: the status line, the commands (in any case), refusals
+naming their rule, quitting without --log saves to a file named on screen, and the terminal's
+words in every site language."""
+
+from __future__ import annotations
+
+from string import Formatter
+
+import pytest
+
+from helpers import invoke
+from rulecraft.words import LANGUAGES, WORDS
+
+
+def play(*args, input: str):
+    """``rulecraft play`` with the given answers typed; the result (exit code 0 asserted)."""
+    result = invoke("play", *args, input=input)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
+    status = [line for line in screen.splitlines() if "to play: home" in line]
+    assert status, screen
+    assert "half 1" in status[0] and "clock 1" in status[0] and "goals home 0, away 0" in status[0]
+    assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
+
+
+def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="STATE\nq\n").output
+    assert "half: 1" in screen
+    assert "defenders: home 0, away hidden" in screen
+    assert not [line for line in screen.splitlines() if ":" in line and line.endswith("-1")]
+
+
+def test_commands_in_any_case_and_help(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("tictactoe", "--human", "x", "--seed", 1, input="?\nHelp\nBOARD\nQ\n").output
+    assert screen.count("u or undo: take back your last decision") == 2
+    assert screen.count("    A B C") == 2                         # the board, then redrawn
+    assert "saved to tictactoe-1.log" in screen
+
+
+def test_a_notation_typed_in_another_case_is_played(tmp_path):
+    path = tmp_path / "case.log"
+    screen = play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="c3\nq\n").output
+    assert "x: C3" in screen
+
+
+def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("tictactoe", "--human", "x", "--human", "o", "--seed", 1, input="A1\nA1\nq\n").output
+    assert "not now: 'A1' is forbidden by rule 1: the square is already marked" in screen
+
+
+def test_one_option_is_offered_in_the_singular():
+    from rulecraft.words import say
+    assert say("en", "not_an_answer_one", answer="x") == \
+        "'x' is not an option: type 1, the legal notation or ? for help."
+
+
+def test_quitting_without_log_saves_to_a_named_file_that_resumes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = play("tictactoe", "--human", "x", "--seed", 1, input="1\nq\n").output
+    assert "saved to tictactoe-1.log; resume with --resume tictactoe-1.log" in first
+    second = play("tictactoe", "--human", "x", "--seed", 1, input="q\n").output
+    assert "saved to tictactoe-1-2.log" in second               # an existing save is kept
+    resumed = play("tictactoe", "--resume", "tictactoe-1.log", "--human", "x", input="q\n").output
+    assert "x: A1" not in resumed.split("— seed 1", 1)[1].splitlines()[0]
+    assert (tmp_path / "tictactoe-1.log").exists()
+
+
+def test_end_of_input_saves_like_quit(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("pig", "--human", "first", "--seed", 2, input="").output
+    assert "saved to pig-2.log" in screen
+
+
+@pytest.mark.parametrize("key", sorted(WORDS))
+def test_every_terminal_text_is_in_every_language_with_the_same_blanks(key):
+    assert set(WORDS[key]) == set(LANGUAGES)
+    blanks = {language: {part[1] for part in Formatter().parse(text) if part[1]}
+              for language, text in WORDS[key].items()}
+    assert all(names == blanks["en"] for names in blanks.values()), blanks
+
+
+def test_finnish_prompt_and_help(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
+    assert "(salainen valinta, ei näy kirjoitettaessa; ? ohje)>" in screen
+    assert "u tai undo: peru viimeisin päätöksesi" in screen and "tallennettu tiedostoon" in screen
+
+
+# ---------- resume ----------
+def moves(path) -> list[tuple[str, str]]:
+    """The (actor, notation) of every step in a match log."""
+    import json
+    records = map(json.loads, path.read_text().splitlines()[1:])
+    return [(r["actor"], r["notation"]) for r in records if "actor" in r]
+
+
+@pytest.mark.parametrize("game, team, bot", [("tictactoe", "x", "random"), ("pig", "first", "random")])
+def test_a_resumed_match_continues_exactly_as_the_uninterrupted_one(tmp_path, game, team, bot):
+    whole, cut = tmp_path / "whole.log", tmp_path / "cut.log"
+    answers = "1\n" * 60
+    played = play(game, "--human", team, "--bot", bot, "--seed", 5, "--log", whole, input=answers)
+    play(game, "--human", team, "--bot", bot, "--seed", 5, "--log", cut, input="1\nq\n")
+    resumed = play(game, "--resume", cut, "--human", team, input=answers[2:])
+    assert moves(cut) == moves(whole)
+    assert screen_end(resumed.output) == screen_end(played.output)       # the same screens
+
+
+def screen_end(output: str, lines: int = 30) -> list[str]:
+    """The last screen lines of a play, without the line naming the save file."""
+    return [line for line in output.splitlines() if "saved to" not in line][-lines:]
+
+
+def test_resume_recaps_the_last_moves(tmp_path):
+    path = tmp_path / "m.log"
+    play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\n1\nq\n")
+    screen = play("tictactoe", "--resume", path, "--human", "x", input="q\n").output
+    assert "resumed at ply 4; the last moves:\nx: A1\no: B2\nx: B1\no: C1\n" in screen
+
+
+def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
+    path = tmp_path / "m.log"
+    play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\nq\n")
+    refused = invoke("play", "tictactoe", "--resume", path, "--seed", 2)
+    assert refused.exit_code == 1 and "--seed 2 (the log's seed is 1): leave them out" in refused.output
+    assert "Traceback" not in refused.output
+    assert invoke("play", "tictactoe", "--resume", path, "--seed", 1, "--human", "x", input="q\n").exit_code == 0
+
+
+# ---------- bot matches ----------
+def test_a_bot_match_ends_with_one_line_of_score_and_returns():
+    screen = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output
+    assert screen.splitlines()[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
+                                      "keepers_placed_home=false, max_turns_per_half=10")
+    ends = [line for line in screen.splitlines() if "returns home" in line]
+    assert len(ends) == 1 and ends[0] == screen.splitlines()[-1]
+    assert ends[0].startswith("game over after ") and "goals home 1, away 1" in ends[0]
+    assert "returns home +0, away +0" in ends[0]
+
+
+def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
+    quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
+    assert quiet == "game over after 9 plies · to_move o · returns x +0, o +0\n"
+    summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
+    assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
+
+
+# ---------- the command itself ----------
+def test_version_and_games_with_titles():
+    from rulecraft import __version__
+    assert invoke("--version").output == f"rulecraft {__version__}\n"
+    listed = invoke("games").output
+    assert "  taktinen         Taktinen jalkapallopeli (home, away)" in listed
+    assert "  tictactoe        Tic-tac-toe (x, o)" in listed
+
+
+def test_play_help_names_its_placeholders_and_commands():
+    shown = invoke("play", "--help").output
+    for placeholder in ("TEAM", "BOT", "FILE", "LOG", "LANGUAGE", "NAME=VALUE"):
+        assert placeholder in shown
+    assert "<list[str]>" not in shown and "u or undo" in shown
+
+
+def test_ctrl_c_at_a_prompt_saves_and_says_where(tmp_path):
+    import io
+    from rich.console import Console
+    from helpers import load_game
+    from rulecraft.play import play_match
+    from rulecraft.runtime.match import Match
+
+    def interrupt(prompt):
+        raise KeyboardInterrupt
+
+    console = Console(file=io.StringIO(), width=200)
+    path = tmp_path / "kept.log"
+    play_match(Match(load_game("tictactoe"), 1), {0}, "greedy", console, input_fn=interrupt,
+               quit_path=str(path))
+    assert f"saved to {path}; resume with --resume {path}" in console.file.getvalue()
+    assert path.exists()

@@ -116,3 +116,24 @@ def test_command_refuses_an_unknown_game():
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
     assert "error[RC105]: no game called 'no-such-game'" in result.output
+
+
+def test_profile_prints_the_games_hottest_generated_functions():
+    """``bench --profile GAME`` shows the generated functions of that game (its move generators,
+    with the rule they come from) and the runtime's, by cumulative time."""
+    result = invoke("bench", "--profile", "taktinen", "--games", 1, "--top", 40)
+    assert result.exit_code == 0, result.output
+    assert "taktinen: 1 random match under cProfile" in result.output
+    for name in ("gen_move_player", "apply_unchecked", "legal_actions"):
+        assert name in result.output
+    row = next(line for line in result.output.splitlines() if "gen_move_player" in line)
+    assert "Rule 4.7" in row                 # the rule it is compiled from (the cell may wrap)
+    assert "engine.py:" in result.output and "Traceback" not in result.output
+
+
+def test_profile_refuses_an_unknown_game():
+    """An unknown game given to --profile is refused with the usual message, nothing profiled."""
+    result = invoke("bench", "--profile", "no-such-game")
+    assert result.exit_code == 1, result.output
+    assert "error[RC105]: no game called 'no-such-game'" in result.output
+    assert "cProfile" not in result.output

@@ -466,7 +466,10 @@ def bench(games: list[str] = typer.Argument(None, metavar="GAME",
                                       help="Instead of measuring: play --games seeded random matches "
                                            "of GAME under cProfile and print its hottest generated "
                                            "and runtime functions."),
-          top: int = typer.Option(25, min=1, help="Functions shown by --profile.")):
+          top: int = typer.Option(25, min=1, help="Functions shown by --profile."),
+          baseline: Path = typer.Option(None, "--baseline", metavar="DIR",
+                                        help="Also pair each game with the engine a previous release "
+                                             "generated, DIR/<game>.py (benchmarks/export_engines.py).")):
     """Measure the games' speed against peers and the performance targets (see docs/benchmarks.md)."""
     def body():
         from rulecraft.compiler import find_game
@@ -488,7 +491,8 @@ def bench(games: list[str] = typer.Argument(None, metavar="GAME",
         for name in games or []:
             find_game(name)
         config = Config(games=tuple(games or ()), rounds=rounds, playouts=playouts, calls=calls,
-                        compile_repeats=compile_repeats, min_seconds=min_seconds, site=site)
+                        compile_repeats=compile_repeats, min_seconds=min_seconds, site=site,
+                        baseline=None if baseline is None else str(baseline))
         report = run(config, progress=lambda text: errors.print(text, style="dim", highlight=False,
                                                                 markup=False))
         for renderable in renderables(report):

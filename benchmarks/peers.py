@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from rulecraft.compiler import load_rules
 from rulecraft.compiler.cache import run_module
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import InputError, RulecraftError
 from rulecraft.limits import MAX_FILE_BYTES
 from rulecraft.runtime.engine import Game, State
 
@@ -128,21 +128,21 @@ def baseline_engine(folder: Path, game: str) -> Engine:
     """The engine a previous release generated for ``game`` (``folder/<game>.py``, see
     ``benchmarks/export_engines.py``), run by the current runtime.
 
-    The file is executed as a module: only point this at engines you exported. Raises RC390 when
+    The file is executed as a module: only point this at engines you exported. Raises RC120 when
     the file cannot be read, is larger than ``MAX_FILE_BYTES`` or fails to run on this runtime.
     """
     path = folder / f"{game}.py"
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise RulecraftError(f"{path}: larger than {MAX_FILE_BYTES} bytes", code="RC390")
+            raise InputError(f"{path}: larger than {MAX_FILE_BYTES} bytes", code="RC120")
         source = path.read_text(encoding="utf-8")
         module = run_module(compile(source, str(path), "exec"), f"rulecraft_baseline_{game}", path)
         loaded = Game(module.RULES)
     except RulecraftError:
         raise
     except Exception as error:  # an old engine may fail in any way on a newer runtime
-        raise RulecraftError(f"{path}: the baseline engine does not run on this runtime "
-                             f"({type(error).__name__}: {error})", code="RC390") from None
+        raise InputError(f"{path}: the baseline engine does not run on this runtime "
+                             f"({type(error).__name__}: {error})", code="RC120") from None
     return Engine(f"baseline {path.parent.name}/{path.name}", loaded.new_initial_state,
                   State.apply_unchecked)
 
@@ -167,10 +167,10 @@ PAIRINGS = (
 def baseline_pairings(folder: Path, games: list[str]) -> list[Pairing]:
     """One pairing ``<game> ÷ baseline`` per game of ``games`` that ``folder`` holds an engine of.
 
-    Raises RC390 when ``folder`` is not a folder.
+    Raises RC120 when ``folder`` is not a folder.
     """
     if not folder.is_dir():
-        raise RulecraftError(f"--baseline {folder}: not a folder", code="RC390")
+        raise InputError(f"--baseline {folder}: not a folder", code="RC120")
     return [Pairing(f"{game} ÷ baseline", game, functools.partial(baseline_engine, folder, game),
                     BASELINE_GAMES) for game in games if (folder / f"{game}.py").is_file()]
 

@@ -52,6 +52,8 @@ CODES = {
              "with (`1e999`)",
     "RC118": "`fmt` given a game it cannot find, or an output (`-o`, or the spec itself) it cannot write",
     "RC119": "`fmt --upgrade` of a spec that does not compile: fix its errors first (`rulecraft check`)",
+    "RC120": "`rulecraft bench --baseline DIR`: DIR is not a folder, or a baseline engine in it cannot be read "
+             "or does not run on this runtime (the message names the file and why)",
     "RC200": "a rule string does not parse (family of RC201–RC204)",
     "RC201": "an unexpected word or symbol, with what was expected (e.g. `=` where `==` is meant)",
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
@@ -160,8 +162,6 @@ CODES = {
              "outside 0 to 1 cell",
     "RC385": "a name in `board: drawing: outline:` that is no area of `board: areas:`, with a did-you-mean",
     "RC386": "a `board: drawing:` formula that fails on a space (the message names the space) or reads the game state",
-    "RC390": "`rulecraft bench --baseline DIR`: DIR is not a folder, or a baseline engine in it cannot be read "
-             "or does not run on this runtime (the message names the file and why)",
     "RC401": "an illegal action, refused with the rule that forbids it",
     "RC402": "the rules reached a dead end: a decision with no legal action, `stop` outside a choice, "
              "or an endless loop",
@@ -242,6 +242,8 @@ HINTS = {
     "RC118": "pass a game's name, its folder or its game.yaml, and an `-o` path in a folder that can be "
              "written; `fmt` needs `--upgrade`",
     "RC119": "run `rulecraft check GAME`, fix the errors it lists, then upgrade",
+    "RC120": "export the baseline's engines again with `python benchmarks/export_engines.py DIR` run by that "
+             "release's interpreter (docs/benchmarks.md); an engine too old for this runtime cannot be compared",
     "RC200": "fix the rule string at the caret; the spec reference's rule-language section shows each form",
     "RC201": "write what the message expects at the caret: `==` to compare, `=` only to assign in effects",
     "RC202": "use the words of the language: `and`, `or`, `not`, and `//` to divide",
@@ -345,8 +347,6 @@ HINTS = {
              "example `goals: {width: 1, depth: 0.3}`",
     "RC385": "outline the areas named under `board: areas:`, or leave `outline:` out to outline them all",
     "RC386": "make the formula give a value on every space, using only numbers, options and board attributes",
-    "RC390": "export the baseline's engines again with `python benchmarks/export_engines.py DIR` run by that "
-             "release's interpreter (docs/benchmarks.md); an engine too old for this runtime cannot be compared",
     "RC401": "play one of the legal actions (`rulecraft actions GAME` lists them all); the message names the "
              "rule that forbids this one",
     "RC402": "make sure every decision offers a legal action and every loop of automatic steps reaches a "

@@ -157,8 +157,8 @@ def test_baseline_pairs_a_game_with_an_exported_engine(tmp_path):
 
 
 def test_a_baseline_that_does_not_run_is_reported_not_raised(tmp_path):
-    """A baseline engine that fails on this runtime is skipped with RC390 and the file named;
-    a --baseline that is no folder is refused with RC390."""
+    """A baseline engine that fails on this runtime is skipped with RC120 and the file named;
+    a --baseline that is no folder is refused with RC120."""
     (tmp_path / "tictactoe.py").write_text("from rulecraft.runtime.support import gone\n",
                                            encoding="utf-8")
     report = harness.run(harness.Config(games=("tictactoe",), baseline=str(tmp_path), **TINY))
@@ -166,5 +166,5 @@ def test_a_baseline_that_does_not_run_is_reported_not_raised(tmp_path):
     assert "tictactoe.py: the baseline engine does not run on this runtime" in reason
     assert "ImportError" in reason
     result = invoke("bench", "tictactoe", "--baseline", tmp_path / "missing", "--no-site")
-    assert result.exit_code == 1 and "error[RC390]" in result.output, result.output
+    assert result.exit_code == 1 and "error[RC120]" in result.output, result.output
     assert "Traceback" not in result.output

@@ -22,7 +22,7 @@ from typing import Callable
 from rulecraft.benchmarks.bench import METRICS, GameBench
 from rulecraft.benchmarks.bench_site import SiteBench
 from rulecraft.benchmarks.jobs import JobsBench
-from rulecraft.benchmarks.peers import PAIRINGS, PairingBench
+from rulecraft.benchmarks.peers import PAIRINGS, PairingBench, baseline_pairings
 from rulecraft.benchmarks.targets import evaluate
 from rulecraft.compiler import compile_source, game_names
 from rulecraft.errors import RulecraftError
@@ -43,6 +43,7 @@ class Config:
     compile_repeats: int = 3
     min_seconds: float = 1.0
     site: bool = True
+    baseline: str | None = None  # a folder of exported engines (see benchmarks/export_engines.py)
 
 
 def summarize(values: list[float]) -> dict:
@@ -93,9 +94,11 @@ def _benchmarks(config: Config, skipped: dict, progress: Callable[[str], None]) 
     measured = [bench.name for bench in made]
     if measured:
         compile_source(measured[0])  # build the Lark parser once, outside the timings
-    for pairing in PAIRINGS:
-        if pairing.game in names:
-            attempt(f"peers/{pairing.name}", lambda: PairingBench(pairing, config.min_seconds))
+    pairings = [pairing for pairing in PAIRINGS if pairing.game in names]
+    if config.baseline is not None:
+        pairings += baseline_pairings(Path(config.baseline), measured)
+    for pairing in pairings:
+        attempt(f"peers/{pairing.name}", lambda: PairingBench(pairing, config.min_seconds))
     if measured:
         jobs_game = JOBS_GAME if JOBS_GAME in measured else measured[0]
         attempt(f"jobs/{jobs_game}", lambda: JobsBench(jobs_game, config.min_seconds))

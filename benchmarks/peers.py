@@ -7,14 +7,17 @@ check (``apply_unchecked``, OpenSpiel's ``apply_action``). :func:`playout_rates`
 through a range of seeds; the per-game playout rates of :mod:`.bench` and both sides of a pairing
 here are measured by it.
 
-Three pairings:
+Three fixed pairings, and one per game with ``--baseline DIR`` (:func:`baseline_pairings`):
 
 * taktinen: the engine generated from ``rulespecs/taktinen`` against the hand-written reference
   engine ``benchmarks/reference/taktinen.py`` (same rules, same action ids: the same seed plays
   the same match on both, but for the spec's known issues listed in
   ``tests/test_reference_taktinen.py``);
 * tic-tac-toe: ``examples/tictactoe`` against OpenSpiel's pure-Python ``python_tic_tac_toe``;
-* breakthrough: ``examples/breakthrough`` against OpenSpiel's C++ ``breakthrough``.
+* breakthrough: ``examples/breakthrough`` against OpenSpiel's C++ ``breakthrough``;
+* ``GAME ÷ baseline``: the engine the current compiler generates for a game against the one a
+  previous release generated (``DIR/<game>.py``, written by ``benchmarks/export_engines.py``),
+  both on the current runtime in this process.
 
 Within a round both sides of a pairing play the same seeds, over and over until ``min_seconds``
 have passed; the side measured first alternates from round to round, so the machine's drift falls
@@ -24,13 +27,21 @@ on both. The ratio is rulecraft ÷ peer (1.0: as fast; 0.1: ten times slower).
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
 import gc
+from pathlib import Path
 import random
 import time
 from typing import Any, Callable
 
 from rulecraft.compiler import load_rules
+from rulecraft.compiler.cache import run_module
+from rulecraft.errors import InputError, RulecraftError
+from rulecraft.limits import MAX_FILE_BYTES
 from rulecraft.runtime.engine import Game, State
+
+# Seeds per round of a baseline pairing: few, since the slowest games take tens of ms each.
+BASELINE_GAMES = 4
 
 
 @dataclass(frozen=True)
@@ -105,11 +116,35 @@ def openspiel_engine(game: str) -> Engine:
 
     Raises ImportError when OpenSpiel (the optional extra ``rl``) is not installed.
     """
+    import importlib
     import pyspiel
-    import open_spiel.python.games  # noqa: F401 - registers python_tic_tac_toe and the others
+    importlib.import_module("open_spiel.python.games")  # registers python_tic_tac_toe and the others
 
     loaded = pyspiel.load_game(game)
     return Engine(f"OpenSpiel {game}", loaded.new_initial_state, pyspiel.State.apply_action)
+
+
+def baseline_engine(folder: Path, game: str) -> Engine:
+    """The engine a previous release generated for ``game`` (``folder/<game>.py``, see
+    ``benchmarks/export_engines.py``), run by the current runtime.
+
+    The file is executed as a module: only point this at engines you exported. Raises RC120 when
+    the file cannot be read, is larger than ``MAX_FILE_BYTES`` or fails to run on this runtime.
+    """
+    path = folder / f"{game}.py"
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: larger than {MAX_FILE_BYTES} bytes", code="RC120")
+        source = path.read_text(encoding="utf-8")
+        module = run_module(compile(source, str(path), "exec"), f"rulecraft_baseline_{game}", path)
+        loaded = Game(module.RULES)
+    except RulecraftError:
+        raise
+    except Exception as error:  # an old engine may fail in any way on a newer runtime
+        raise InputError(f"{path}: the baseline engine does not run on this runtime "
+                             f"({type(error).__name__}: {error})", code="RC120") from None
+    return Engine(f"baseline {path.parent.name}/{path.name}", loaded.new_initial_state,
+                  State.apply_unchecked)
 
 
 @dataclass(frozen=True)
@@ -127,6 +162,17 @@ PAIRINGS = (
     Pairing("tic-tac-toe", "tictactoe", lambda: openspiel_engine("python_tic_tac_toe"), 200),
     Pairing("breakthrough", "breakthrough", lambda: openspiel_engine("breakthrough"), 20),
 )
+
+
+def baseline_pairings(folder: Path, games: list[str]) -> list[Pairing]:
+    """One pairing ``<game> ÷ baseline`` per game of ``games`` that ``folder`` holds an engine of.
+
+    Raises RC120 when ``folder`` is not a folder.
+    """
+    if not folder.is_dir():
+        raise InputError(f"--baseline {folder}: not a folder", code="RC120")
+    return [Pairing(f"{game} ÷ baseline", game, functools.partial(baseline_engine, folder, game),
+                    BASELINE_GAMES) for game in games if (folder / f"{game}.py").is_file()]
 
 
 class PairingBench:

@@ -514,23 +514,38 @@ def bench(games: list[str] = typer.Argument(None, metavar="GAME",
                                             "--jobs row lasts about twice as long."),
           site: bool = typer.Option(True, "--site/--no-site", help="Also time the rulebook site "
                                                                    "build (slow)."),
-          json_file: Path = typer.Option(None, "--json", help="Also write the results to this JSON file.")):
+          json_file: Path = typer.Option(None, "--json", help="Also write the results to this JSON file."),
+          profile: str = typer.Option(None, "--profile", metavar="GAME",
+                                      help="Instead of measuring: play --games seeded random matches "
+                                           "of GAME under cProfile and print its hottest generated "
+                                           "and runtime functions."),
+          top: int = typer.Option(25, min=1, help="Functions shown by --profile."),
+          baseline: Path = typer.Option(None, "--baseline", metavar="DIR",
+                                        help="Also pair each game with the engine a previous release "
+                                             "generated, DIR/<game>.py (benchmarks/export_engines.py).")):
     """Measure the games' speed against peers and the performance targets (see docs/benchmarks.md)."""
     def body():
         from rulecraft.compiler import find_game
         try:
             from rulecraft.benchmarks.harness import Config, run, write_json
+            from rulecraft.benchmarks.profile import profile_game, profile_table
             from rulecraft.benchmarks.report import renderables
         except ModuleNotFoundError as error:
             if not (error.name or "").startswith("rulecraft.benchmarks"):
                 raise
             raise RulecraftError("the benchmark harness (rulecraft.benchmarks) is not installed; "
                                  "reinstall from the checkout: python3 -m pip install -e .") from None
+        if profile is not None:
+            find_game(profile)
+            hot, total = profile_game(profile, playouts)
+            console.print(profile_table(profile, hot, total, playouts, top), highlight=False)
+            return
         _output_path(json_file, "--json")
         for name in games or []:
             find_game(name)
         config = Config(games=tuple(games or ()), rounds=rounds, playouts=playouts, calls=calls,
-                        compile_repeats=compile_repeats, min_seconds=min_seconds, site=site)
+                        compile_repeats=compile_repeats, min_seconds=min_seconds, site=site,
+                        baseline=None if baseline is None else str(baseline))
         report = run(config, progress=lambda text: errors.print(text, style="dim", highlight=False,
                                                                 markup=False))
         for renderable in renderables(report):

@@ -52,6 +52,8 @@ CODES = {
              "with (`1e999`)",
     "RC118": "`fmt` given a game it cannot find, or an output (`-o`, or the spec itself) it cannot write",
     "RC119": "`fmt --upgrade` of a spec that does not compile: fix its errors first (`rulecraft check`)",
+    "RC120": "`rulecraft bench --baseline DIR`: DIR is not a folder, or a baseline engine in it cannot be read "
+             "or does not run on this runtime (the message names the file and why)",
     "RC200": "a rule string does not parse (family of RC201–RC204)",
     "RC201": "an unexpected word or symbol, with what was expected (e.g. `=` where `==` is meant)",
     "RC202": "a character the language does not use (`&&`, `\\|\\|`, `!`, `/`)",
@@ -245,6 +247,8 @@ HINTS = {
     "RC118": "pass a game's name, its folder or its game.yaml, and an `-o` path in a folder that can be "
              "written; `fmt` needs `--upgrade`",
     "RC119": "run `rulecraft check GAME`, fix the errors it lists, then upgrade",
+    "RC120": "export the baseline's engines again with `python benchmarks/export_engines.py DIR` run by that "
+             "release's interpreter (docs/benchmarks.md); an engine too old for this runtime cannot be compared",
     "RC200": "fix the rule string at the caret; the spec reference's rule-language section shows each form",
     "RC201": "write what the message expects at the caret: `==` to compare, `=` only to assign in effects",
     "RC202": "use the words of the language: `and`, `or`, `not`, and `//` to divide",

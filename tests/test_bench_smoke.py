@@ -116,3 +116,55 @@ def test_command_refuses_an_unknown_game():
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
     assert "error[RC105]: no game called 'no-such-game'" in result.output
+
+
+def test_profile_prints_the_games_hottest_generated_functions():
+    """``bench --profile GAME`` shows the generated functions of that game (its move generators,
+    with the rule they come from) and the runtime's, by cumulative time."""
+    result = invoke("bench", "--profile", "taktinen", "--games", 1, "--top", 40)
+    assert result.exit_code == 0, result.output
+    assert "taktinen: 1 random match under cProfile" in result.output
+    for name in ("gen_move_player", "apply_unchecked", "legal_actions"):
+        assert name in result.output
+    row = next(line for line in result.output.splitlines() if "gen_move_player" in line)
+    assert "Rule 4.7" in row                 # the rule it is compiled from (the cell may wrap)
+    assert "engine.py:" in result.output and "Traceback" not in result.output
+
+
+def test_profile_refuses_an_unknown_game():
+    """An unknown game given to --profile is refused with the usual message, nothing profiled."""
+    result = invoke("bench", "--profile", "no-such-game")
+    assert result.exit_code == 1, result.output
+    assert "error[RC105]: no game called 'no-such-game'" in result.output
+    assert "cProfile" not in result.output
+
+
+def test_baseline_pairs_a_game_with_an_exported_engine(tmp_path):
+    """``bench --baseline DIR`` pairs each measured game with ``DIR/<game>.py`` as exported by
+    benchmarks/export_engines.py; the report carries the ratio."""
+    from rulecraft.benchmarks.export_engines import export_engines
+
+    assert export_engines(tmp_path / "engines", ["tictactoe"]) == ["tictactoe"]
+    out = tmp_path / "bench.json"
+    result = invoke("bench", "tictactoe", "--baseline", tmp_path / "engines", "--rounds", 1,
+                    "--games", 2, "--calls", 10, "--compile-repeats", 1, "--min-seconds", 0.01,
+                    "--no-site", "--json", out)
+    assert result.exit_code == 0, result.output
+    assert "tictactoe ÷" in result.output and "baseline" in result.output
+    pairing = json.loads(out.read_text(encoding="utf-8"))["results"]["peers"]["tictactoe ÷ baseline"]
+    assert pairing["peer"] == "baseline engines/tictactoe.py"
+    assert pairing["metrics"]["ratio"]["median"] > 0
+
+
+def test_a_baseline_that_does_not_run_is_reported_not_raised(tmp_path):
+    """A baseline engine that fails on this runtime is skipped with RC120 and the file named;
+    a --baseline that is no folder is refused with RC120."""
+    (tmp_path / "tictactoe.py").write_text("from rulecraft.runtime.support import gone\n",
+                                           encoding="utf-8")
+    report = harness.run(harness.Config(games=("tictactoe",), baseline=str(tmp_path), **TINY))
+    reason = report["skipped"]["peers/tictactoe ÷ baseline"]
+    assert "tictactoe.py: the baseline engine does not run on this runtime" in reason
+    assert "ImportError" in reason
+    result = invoke("bench", "tictactoe", "--baseline", tmp_path / "missing", "--no-site")
+    assert result.exit_code == 1 and "error[RC120]" in result.output, result.output
+    assert "Traceback" not in result.output

@@ -9,7 +9,7 @@ from string import Formatter
 import pytest
 
 from helpers import invoke
-from rulecraft.words import LANGUAGES, WORDS
+from rulecraft.words import LANGUAGES, words
 
 
 def play(*args, input: str):
@@ -56,6 +56,10 @@ def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
     assert "not now: 'A1' is forbidden by rule 1: the square is already marked" in screen
 
 
+def test_every_language_file_has_only_the_english_keys():
+    assert all(set(words(language)) == set(words("en")) for language in LANGUAGES)
+
+
 def test_one_option_is_offered_in_the_singular():
     from rulecraft.words import say
     assert say("en", "not_an_answer_one", answer="x") == \
@@ -79,11 +83,11 @@ def test_end_of_input_saves_like_quit(tmp_path, monkeypatch):
     assert "saved to pig-2.log" in screen
 
 
-@pytest.mark.parametrize("key", sorted(WORDS))
+@pytest.mark.parametrize("key", sorted(words("en")))
 def test_every_terminal_text_is_in_every_language_with_the_same_blanks(key):
-    assert set(WORDS[key]) == set(LANGUAGES)
-    blanks = {language: {part[1] for part in Formatter().parse(text) if part[1]}
-              for language, text in WORDS[key].items()}
+    assert all(key in words(language) for language in LANGUAGES), key
+    blanks = {language: {part[1] for part in Formatter().parse(words(language)[key]) if part[1]}
+              for language in LANGUAGES}
     assert all(names == blanks["en"] for names in blanks.values()), blanks
 
 

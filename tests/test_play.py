@@ -95,8 +95,8 @@ def test_finnish_prompt_and_help(tmp_path, monkeypatch):
     pytest.importorskip("babel")
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
-    assert "(salainen valinta, ei näy kirjoitettaessa; ? ohje)>" in screen
-    assert "u tai undo: peru viimeisin päätöksesi" in screen and "tallennettu tiedostoon" in screen
+    assert "(salainen valinta, ei näy kirjoitettaessa; ? = ohjeet)>" in screen
+    assert "u tai undo: peru oma edellinen päätöksesi" in screen and "tallennettu tiedostoon" in screen
 
 
 # ---------- resume ----------

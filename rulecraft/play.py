@@ -94,18 +94,20 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         return match
     if show_board:
         console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
-    screen.print(end_line(match.state, language), highlight=False, markup=False, soft_wrap=True)
+    screen.print(end_line(match.state, narrator, language), highlight=False, markup=False, soft_wrap=True)
     if summary:
         for line in summary_lines(match, language):
             screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
 
-def end_line(state, language: str) -> str:
+def end_line(state, narrator: Narrator, language: str) -> str:
     """The one line of a finished match: the plies, its brief visible fields (the score) and
     every team's return."""
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "") if brief]
-    returns = ", ".join(f"{team} {value:+g}" for team, value in zip(state.game.teams, state.returns()))
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "", narrator.word)
+              if brief]
+    returns = ", ".join(f"{narrator.word(team)} {value:+g}"
+                        for team, value in zip(state.game.teams, state.returns()))
     return " · ".join([say(language, "game_over", plies=state.ply), *fields,
                        say(language, "returns", returns=returns)])
 
@@ -155,7 +157,8 @@ def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
     :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is."""
     phase, _ = state.phase()
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "") if brief]
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
+              if brief]
     who = state.game.rules.teams[state.current_player()]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
@@ -188,7 +191,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
             show("\n".join(board_lines(state, team)))
         elif command == "state":
             hidden = say(language, "hidden")
-            for name, value, _ in visible_fields(state, team, hidden):
+            for name, value, _ in visible_fields(state, team, hidden, narrator.word):
                 show(f"{name}: {value}")
         elif command == "undo":
             if match.undo(team):

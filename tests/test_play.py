@@ -4,6 +4,7 @@ words in every site language."""
 
 from __future__ import annotations
 
+import re
 from string import Formatter
 
 import pytest
@@ -97,6 +98,29 @@ def test_finnish_prompt_and_help(tmp_path, monkeypatch):
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
     assert "(salainen valinta, ei näy kirjoitettaessa; ? = ohjeet)>" in screen
     assert "u tai undo: peru oma edellinen päätöksesi" in screen and "tallennettu tiedostoon" in screen
+
+
+SNAKE_CASE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def test_finnish_status_state_and_end_lines_name_fields_in_words(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="state\nq\n").output
+    status = next(line for line in screen.splitlines() if "vuorossa:" in line)
+    assert "pallon arvo 3" in status and "situation alkupotku" in status   # glossary terms
+    assert "moves left kotijoukkue 0" in status      # no glossary term: the name in words
+    end = play("taktinen", "--seed", 7, "--lang", "fi", "--quiet", input="").output
+    assert "tulos kotijoukkue" in end
+    after_header = screen.split("\n", 1)[1]          # the header's -O options stay as typed
+    assert not SNAKE_CASE.findall(after_header + end), SNAKE_CASE.findall(after_header + end)
+
+
+def test_english_status_line_names_fields_in_words(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
+    status = next(line for line in screen.splitlines() if "to play: home" in line)
+    assert "ball value 3" in status and "ball_value" not in status
 
 
 # ---------- resume ----------

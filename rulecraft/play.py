@@ -51,8 +51,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     ``log_path`` is given) is written after every ply. Quitting (``q``, end of input or Ctrl-C)
     saves to ``log_path``, else to ``quit_path`` (checked by the caller before play), and says
     where. A match with steps already (resumed) starts with a :func:`recap`. A finished match
-    ends with the board and one :func:`end_line`; ``quiet`` prints the end line alone (no header,
-    play-by-play or board), ``summary`` adds :func:`summary_lines`. Returns the match.
+    ends with the board and one :func:`end_line`, which leaves out the returns when the
+    play-by-play has just narrated them (the game's ``end`` event); ``quiet`` prints the end line
+    alone (no header, play-by-play or board), with the returns, and ``summary`` adds
+    :func:`summary_lines`. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
@@ -71,9 +73,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         _narrate(opening, narrator, console)
     else:                                    # a resumed match
         recap(match, narrator, console, language)
+    events: list = []
     try:
         while not match.state.is_terminal():
-            events: list = []
+            events = []
             player = match.state.current_player()
             if player in humans:
                 action = _ask(match, player, console, input_fn, secret_input_fn, log_path,
@@ -94,22 +97,25 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         return match
     if show_board:
         console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
-    screen.print(end_line(match.state, narrator, language), highlight=False, markup=False, soft_wrap=True)
+    narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
+    screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
         for line in summary_lines(match, language):
             screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
 
-def end_line(state, narrator: Narrator, language: str) -> str:
-    """The one line of a finished match: the plies, its brief visible fields (the score) and
-    every team's return."""
+def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> str:
+    """The one line of a finished match: the plies, its brief visible fields (the score) and,
+    with ``returns``, every team's return (left out where the narrated end event gave them)."""
     fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "", narrator.word)
               if brief]
-    returns = ", ".join(f"{narrator.word(team)} {value:+g}"
-                        for team, value in zip(state.game.teams, state.returns()))
-    return " · ".join([say(language, "game_over", plies=state.ply), *fields,
-                       say(language, "returns", returns=returns)])
+    parts = [say(language, "game_over", plies=state.ply), *fields]
+    if returns:
+        shown = ", ".join(f"{narrator.word(team)} {value:+g}"
+                          for team, value in zip(state.game.teams, state.returns()))
+        parts.append(say(language, "returns", returns=shown))
+    return " · ".join(parts)
 
 
 def summary_lines(match: Match, language: str) -> list[str]:

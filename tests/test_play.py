@@ -164,19 +164,26 @@ def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
 
 
 # ---------- bot matches ----------
-def test_a_bot_match_ends_with_one_line_of_score_and_returns():
+def test_a_bot_match_ends_with_one_line_of_score_and_the_result_once():
     screen = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output
-    assert screen.splitlines()[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
-                                      "keepers_placed_home=false, max_turns_per_half=10")
-    ends = [line for line in screen.splitlines() if "returns home" in line]
-    assert len(ends) == 1 and ends[0] == screen.splitlines()[-1]
-    assert ends[0].startswith("game over after ") and "goals home 1, away 1" in ends[0]
-    assert "returns home +0, away +0" in ends[0]
+    lines = screen.splitlines()
+    assert lines[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
+                        "keepers_placed_home=false, max_turns_per_half=10")
+    assert lines[-1].startswith("game over after ") and "goals home 1, away 1" in lines[-1]
+    assert [line for line in lines if "home +0, away +0" in line] == ["Returns: home +0, away +0"]
+
+
+def test_the_result_is_printed_once_also_in_finnish():
+    pytest.importorskip("babel")
+    lines = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", "--lang", "fi",
+                 input="").output.splitlines()
+    assert [line for line in lines if "+0" in line] == ["Pisteet: kotijoukkue +0, vierasjoukkue +0"]
+    assert lines[-1].startswith("peli päättyi 403 siirron jälkeen") and "tulos" not in lines[-1]
 
 
 def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
     quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
-    assert quiet == "game over after 9 plies · to_move o · returns x +0, o +0\n"
+    assert quiet == "game over after 9 plies · to move o · returns x +0, o +0\n"
     summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
     assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
 

@@ -51,8 +51,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     ``log_path`` is given) is written after every ply. Quitting (``q``, end of input or Ctrl-C)
     saves to ``log_path``, else to ``quit_path`` (checked by the caller before play), and says
     where. A match with steps already (resumed) starts with a :func:`recap`. A finished match
-    ends with the board and one :func:`end_line`; ``quiet`` prints the end line alone (no header,
-    play-by-play or board), ``summary`` adds :func:`summary_lines`. Returns the match.
+    ends with the board and one :func:`end_line`, which leaves out the returns when the
+    play-by-play has just narrated them (the game's ``end`` event); ``quiet`` prints the end line
+    alone (no header, play-by-play or board), with the returns, and ``summary`` adds
+    :func:`summary_lines`. Returns the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
@@ -71,9 +73,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         _narrate(opening, narrator, console)
     else:                                    # a resumed match
         recap(match, narrator, console, language)
+    events: list = []
     try:
         while not match.state.is_terminal():
-            events: list = []
+            events = []
             player = match.state.current_player()
             if player in humans:
                 action = _ask(match, player, console, input_fn, secret_input_fn, log_path,
@@ -94,20 +97,25 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         return match
     if show_board:
         console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
-    screen.print(end_line(match.state, language), highlight=False, markup=False, soft_wrap=True)
+    narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
+    screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
         for line in summary_lines(match, language):
             screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
 
-def end_line(state, language: str) -> str:
-    """The one line of a finished match: the plies, its brief visible fields (the score) and
-    every team's return."""
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "") if brief]
-    returns = ", ".join(f"{team} {value:+g}" for team, value in zip(state.game.teams, state.returns()))
-    return " · ".join([say(language, "game_over", plies=state.ply), *fields,
-                       say(language, "returns", returns=returns)])
+def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> str:
+    """The one line of a finished match: the plies, its brief visible fields (the score) and,
+    with ``returns``, every team's return (left out where the narrated end event gave them)."""
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "", narrator.word)
+              if brief]
+    parts = [say(language, "game_over", plies=state.ply), *fields]
+    if returns:
+        shown = ", ".join(f"{narrator.word(team)} {value:+g}"
+                          for team, value in zip(state.game.teams, state.returns()))
+        parts.append(say(language, "returns", returns=shown))
+    return " · ".join(parts)
 
 
 def summary_lines(match: Match, language: str) -> list[str]:
@@ -155,7 +163,8 @@ def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
     :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is."""
     phase, _ = state.phase()
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "") if brief]
+    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
+              if brief]
     who = state.game.rules.teams[state.current_player()]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
@@ -188,7 +197,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
             show("\n".join(board_lines(state, team)))
         elif command == "state":
             hidden = say(language, "hidden")
-            for name, value, _ in visible_fields(state, team, hidden):
+            for name, value, _ in visible_fields(state, team, hidden, narrator.word):
                 show(f"{name}: {value}")
         elif command == "undo":
             if match.undo(team):

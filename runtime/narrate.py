@@ -59,6 +59,11 @@ class Narrator:
         """The title of a phase (its spec name when the texts give none)."""
         return self.phases.get(phase, phase)
 
+    def word(self, name: str) -> str:
+        """How a spec name (a field, a team, an enum value) reads on the status and end lines:
+        the name with its underscores as spaces (``ball_value`` reads "ball value")."""
+        return name.replace("_", " ")
+
     def notation(self, action: int) -> str:
         """How a decision action id is written in the play-by-play."""
         return self.game.action_notation(action)

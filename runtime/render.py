@@ -107,11 +107,15 @@ def board_lines(state, team: int | None = None) -> list[str]:
     return lines
 
 
-def visible_fields(state, team: int | None, hidden: str) -> list[tuple[str, str, bool]]:
+def visible_fields(state, team: int | None, hidden: str,
+                   word=None) -> list[tuple[str, str, bool]]:
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
-    (not of a piece or a space) that ``team`` sees whole."""
+    (not of a piece or a space) that ``team`` sees whole. ``word`` (a spec name to the words
+    shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
+    team names and named values; without it they read as in the spec."""
+    word = word or str
     game = state.game
     rules = game.rules
     seen = state.s if team is None else state.observation(team)
@@ -120,17 +124,19 @@ def visible_fields(state, team: int | None, hidden: str) -> list[tuple[str, str,
     for f in rules.fields:
         if f.name == "at" or not f.show:
             continue
-        labels = {"team": rules.teams, "space": rules.spaces, "piece": rules.piece_labels}.get(f.of)
+        labels = {"team": [word(t) for t in rules.teams], "space": rules.spaces,
+                  "piece": rules.piece_labels}.get(f.of)
         parts, whole = [], True
         for i in range(f.size):
             if f.base + i in secret:
                 value, whole = hidden, False
             else:
                 value = _display(game, f.type, seen[f.base + i])
+                value = word(value) if isinstance(value, str) else value
             if value is not None:
                 parts.append(f"{labels[i]} {value}" if labels else str(value))
         if parts:
-            result.append((f.name, ", ".join(parts), whole and f.of in (None, "team")))
+            result.append((word(f.name), ", ".join(parts), whole and f.of in (None, "team")))
     return result
 
 

@@ -114,6 +114,11 @@ class Narration(Narrator):
         """The narration of the game whose spec is in ``folder`` (as ``rulecraft play`` needs it)."""
         return cls(Book(Path(folder), (language,)), language, game, options)
 
+    def word(self, name: str) -> str:
+        """A spec name (a field, a team, an enum value) in the language: its glossary term,
+        else the name with its underscores as spaces."""
+        return str(self.names.terms[name]) if name in self.names.terms else super().word(name)
+
     def notation(self, action: int) -> str:
         """A decision action id written with the language's ``notations:``."""
         return self.names.notation(action)

@@ -172,7 +172,7 @@ def test_a_simulated_match_is_the_played_match_of_its_seed(tmp_path):
     played = invoke("play", "tictactoe", "--bot", "greedy", "--seed", match["seed"])
     assert played.exit_code == 0, played.output
     x, o = match["returns"]
-    assert f"returns x {x:+g}, o {o:+g}" in played.output.splitlines()[-1]
+    assert f"Game over — x {x:+g}, o {o:+g}" in played.output.splitlines()
 
 
 def test_simulate_refuses_mistakes_cleanly():

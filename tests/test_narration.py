@@ -109,7 +109,7 @@ def test_a_person_chooses_by_the_translated_notation_or_the_number():
                input_fn=lambda prompt: next(answers))
     output = console.file.getvalue()
     assert f"  {len(legal):>3}. {wanted}" in output
-    assert f"'ei tällaista' ei ole vaihtoehto: kirjoita numero 1–{len(legal)}" in output
+    assert f"”ei tällaista” ei ole vaihtoehto: kirjoita numero 1–{len(legal)}" in output
     assert [step.action for step in match.steps if step.actor == team][-1] == legal[-1]
 
 

@@ -4,12 +4,13 @@ words in every site language."""
 
 from __future__ import annotations
 
+import re
 from string import Formatter
 
 import pytest
 
 from helpers import invoke
-from rulecraft.words import LANGUAGES, WORDS
+from rulecraft.words import LANGUAGES, words
 
 
 def play(*args, input: str):
@@ -56,6 +57,10 @@ def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
     assert "not now: 'A1' is forbidden by rule 1: the square is already marked" in screen
 
 
+def test_every_language_file_has_only_the_english_keys():
+    assert all(set(words(language)) == set(words("en")) for language in LANGUAGES)
+
+
 def test_one_option_is_offered_in_the_singular():
     from rulecraft.words import say
     assert say("en", "not_an_answer_one", answer="x") == \
@@ -79,11 +84,11 @@ def test_end_of_input_saves_like_quit(tmp_path, monkeypatch):
     assert "saved to pig-2.log" in screen
 
 
-@pytest.mark.parametrize("key", sorted(WORDS))
+@pytest.mark.parametrize("key", sorted(words("en")))
 def test_every_terminal_text_is_in_every_language_with_the_same_blanks(key):
-    assert set(WORDS[key]) == set(LANGUAGES)
-    blanks = {language: {part[1] for part in Formatter().parse(text) if part[1]}
-              for language, text in WORDS[key].items()}
+    assert all(key in words(language) for language in LANGUAGES), key
+    blanks = {language: {part[1] for part in Formatter().parse(words(language)[key]) if part[1]}
+              for language in LANGUAGES}
     assert all(names == blanks["en"] for names in blanks.values()), blanks
 
 
@@ -91,8 +96,31 @@ def test_finnish_prompt_and_help(tmp_path, monkeypatch):
     pytest.importorskip("babel")
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="?\nq\n").output
-    assert "(salainen valinta, ei näy kirjoitettaessa; ? ohje)>" in screen
-    assert "u tai undo: peru viimeisin päätöksesi" in screen and "tallennettu tiedostoon" in screen
+    assert "(salainen valinta, ei näy kirjoitettaessa; ? = ohjeet)>" in screen
+    assert "u tai undo: peru oma edellinen päätöksesi" in screen and "tallennettu tiedostoon" in screen
+
+
+SNAKE_CASE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def test_finnish_status_state_and_end_lines_name_fields_in_words(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="state\nq\n").output
+    status = next(line for line in screen.splitlines() if "vuorossa:" in line)
+    assert "pallon arvo 3" in status and "situation alkupotku" in status   # glossary terms
+    assert "moves left kotijoukkue 0" in status      # no glossary term: the name in words
+    end = play("taktinen", "--seed", 7, "--lang", "fi", "--quiet", input="").output
+    assert "tulos kotijoukkue" in end
+    after_header = screen.split("\n", 1)[1]          # the header's -O options stay as typed
+    assert not SNAKE_CASE.findall(after_header + end), SNAKE_CASE.findall(after_header + end)
+
+
+def test_english_status_line_names_fields_in_words(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
+    status = next(line for line in screen.splitlines() if "to play: home" in line)
+    assert "ball value 3" in status and "ball_value" not in status
 
 
 # ---------- resume ----------
@@ -136,19 +164,26 @@ def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
 
 
 # ---------- bot matches ----------
-def test_a_bot_match_ends_with_one_line_of_score_and_returns():
+def test_a_bot_match_ends_with_one_line_of_score_and_the_result_once():
     screen = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output
-    assert screen.splitlines()[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
-                                      "keepers_placed_home=false, max_turns_per_half=10")
-    ends = [line for line in screen.splitlines() if "returns home" in line]
-    assert len(ends) == 1 and ends[0] == screen.splitlines()[-1]
-    assert ends[0].startswith("game over after ") and "goals home 1, away 1" in ends[0]
-    assert "returns home +0, away +0" in ends[0]
+    lines = screen.splitlines()
+    assert lines[0] == ("Taktinen jalkapallopeli — seed 7, layout=A, custom_formations=true, "
+                        "keepers_placed_home=false, max_turns_per_half=10")
+    assert lines[-1].startswith("game over after ") and "goals home 1, away 1" in lines[-1]
+    assert [line for line in lines if "home +0, away +0" in line] == ["Returns: home +0, away +0"]
+
+
+def test_the_result_is_printed_once_also_in_finnish():
+    pytest.importorskip("babel")
+    lines = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", "--lang", "fi",
+                 input="").output.splitlines()
+    assert [line for line in lines if "+0" in line] == ["Pisteet: kotijoukkue +0, vierasjoukkue +0"]
+    assert lines[-1].startswith("peli päättyi 403 siirron jälkeen") and "tulos" not in lines[-1]
 
 
 def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
     quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
-    assert quiet == "game over after 9 plies · to_move o · returns x +0, o +0\n"
+    assert quiet == "game over after 9 plies · to move o · returns x +0, o +0\n"
     summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
     assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
 

@@ -23,6 +23,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import functools
+import importlib
 import multiprocessing
 from pathlib import Path
 import random
@@ -198,37 +199,41 @@ ANCHOR = re.compile(r"&[^\s,\[\]{}]")
 
 @functools.cache
 def _nodes(text: str) -> tuple:
-    """Every node of ``text``'s YAML below the root as ``(start, end, key_start)``: the node's
-    character offsets and, for a mapping value, its key's (else the node's own start). A block
-    collection's span starts right after its key's colon, so a one-line replacement stays valid."""
+    """Every node of ``text``'s YAML below the root but those holding an anchor (what refers to
+    it would be refused first), as ``(start, end, near, block)``: the node's character offsets
+    (a block collection's start right after its key's colon, so a one-line replacement stays
+    valid YAML), where a refusal of its replacement may start (its parent's key, or its own
+    key when the parent is the root: an error about the list or mapping the node is in is
+    about the node too) and whether it is a block collection."""
     found = []
 
-    def walk(node, key=None):
-        for item in node.value if isinstance(node, yaml.SequenceNode) else ():
-            walk(item)
-        for key_node, value in node.value if isinstance(node, yaml.MappingNode) else ():
-            walk(value, key_node)
+    def walk(node, key, near):
         start, end = node.start_mark.index, node.end_mark.index
         end = start + len(text[start:end].rstrip())
         block = isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style
         if key is not None and block:
             start = key.end_mark.index + 1          # right after "key:"
-        if not ANCHOR.search(text, start, end):  # what refers to a replaced anchor would fail first
-            found.append((start, end, key.start_mark.index if key is not None else start, block))
+        if not ANCHOR.search(text, start, end):
+            found.append((start, end, near, block))
+        mine = key.start_mark.index if key is not None else start
+        for item in node.value if isinstance(node, yaml.SequenceNode) else ():
+            walk(item, None, mine)
+        for key_node, value in node.value if isinstance(node, yaml.MappingNode) else ():
+            walk(value, key_node, mine)
 
     for key_node, value in yaml.compose(text, Loader=yaml.SafeLoader).value:
-        walk(value, key_node)
+        walk(value, key_node, key_node.start_mark.index)
     return tuple(found)
 
 
 def _replace(rng: random.Random, text: str, replacement: str) -> Mutant:
     """``text`` with one node replaced by the one-line ``replacement`` (after the colon a block
     collection's key ends with, so ``key: replacement``)."""
-    start, end, key_start, block = rng.choice(_nodes(text))
+    start, end, near, block = rng.choice(_nodes(text))
     if block:
         replacement = " " + replacement
     mutated = text[:start] + replacement + text[end:]
-    return Mutant(mutated, (key_start, start + len(replacement)))
+    return Mutant(mutated, (near, start + len(replacement)))
 
 
 VALUES = ['"text"', "7", "-1", "0", "1.5", "true", "null", "~", '""', "[]", "{}", "[1, 2]", "{a: 1}",
@@ -290,13 +295,23 @@ def _offset(text: str, line: int, column: int) -> int:
     return sum(len(item) + 1 for item in lines[:line - 1]) + column - 1
 
 
+@functools.cache
+def warm() -> None:
+    """Import rulecraft and compile one spec in this (the parent) process, so that every forked
+    child starts with the rule-language parser built instead of building it again."""
+    from rulecraft.compiler import load_rules
+    for module in ("rulecraft.runtime.engine", "rulecraft.runtime.seeding"):
+        importlib.import_module(module)
+    load_rules(REPO / "examples" / "tictactoe" / "game.yaml", use_cache=False)
+
+
 def _play(path: Path, seed: int) -> None:
-    """Check and compile the spec at ``path`` and play one seeded random match of at most
-    :data:`MATCH_PLIES` plies (the checks ``rulecraft check`` makes, then a match)."""
-    from rulecraft.compiler import load_rules, read_game
+    """Check and compile the spec at ``path``, import its rules and play one seeded random match
+    of at most :data:`MATCH_PLIES` plies. (``rulecraft check`` reads the spec a second time for
+    its warnings only: the same checks, so a run reads it once.)"""
+    from rulecraft.compiler import load_rules
     from rulecraft.runtime.engine import Game
     from rulecraft.runtime.seeding import chance_outcome
-    read_game(path)
     game = Game(load_rules(path, use_cache=False))
     state, rng = game.new_initial_state(), random.Random(seed)
     while not state.is_terminal() and state.ply < MATCH_PLIES:
@@ -313,15 +328,20 @@ def classify(mutant: Mutant, path: Path, seed: int) -> tuple[str, str]:
     from rulecraft.errors import RulecraftError
     path.write_text(mutant.text, encoding="utf-8", errors="surrogatepass")
     try:
-        _play(path, seed)
+        try:
+            _play(path, seed)
+        except RulecraftError as error:
+            str(error)              # what the user is shown must render too (its source line)
+            raise
     except RulecraftError as error:
         where = getattr(error, "position", None)
         detail = f"{error.code} {where or '-'}: {error.message.splitlines()[0][:200]}"
         if where is None or (where.line, where.column) == (1, 1):
             return "unpositioned", detail
         if mutant.node is not None:
-            at = _offset(mutant.text, where.line, where.column)
-            if not mutant.node[0] <= at <= mutant.node[1]:
+            places = [place for place in (where, getattr(error, "also", None)) if place is not None]
+            if not any(mutant.node[0] <= _offset(mutant.text, place.line, place.column) <= mutant.node[1]
+                       for place in places):
                 return "misplaced", detail
         return "positioned", detail
     except MemoryError:
@@ -358,6 +378,7 @@ class Result:
 
 def run(seed: int) -> Result:
     """Make run ``seed`` in a forked child under :data:`RUN_SECONDS` and :data:`MEMORY_BYTES`."""
+    warm()
     spec, mutator, mutant = mutate(seed)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)

@@ -45,8 +45,10 @@ MEMORY_BYTES = 2 << 30
 MATCH_PLIES = 2000
 """Plies of the random match played with a spec that compiles (a longer match is cut, not a fault)."""
 
-OUTCOMES = ("ok", "positioned", "unpositioned", "misplaced", "traceback", "timeout", "memory")
-"""What a run can end in: the spec compiled and its match played; a refusal (a RulecraftError)
+OUTCOMES = ("ok", "play", "positioned", "unpositioned", "misplaced", "traceback", "timeout", "memory")
+"""What a run can end in: the spec compiled and its match played; the spec compiled and the
+rules refused to go on in the match (a PlayError: a dead end, the ply limit without
+``on_limit:``, a formula that failed; it names the phase or the spec line); a refusal (a RulecraftError)
 with a position other than 1:1; a refusal at 1:1 or without a position; a refusal positioned
 outside the node the mutator replaced; any other exception; over :data:`RUN_SECONDS`; over
 :data:`MEMORY_BYTES` (a MemoryError, or the child killed)."""
@@ -310,9 +312,26 @@ def _play(path: Path, seed: int) -> None:
     of at most :data:`MATCH_PLIES` plies. (``rulecraft check`` reads the spec a second time for
     its warnings only: the same checks, so a run reads it once.)"""
     from rulecraft.compiler import load_rules
+    from rulecraft.errors import PlayError
     from rulecraft.runtime.engine import Game
+    rules = load_rules(path, use_cache=False)
+    try:
+        _match(Game(rules), seed)
+    except PlayError as error:
+        raise _Played(error) from None
+
+
+class _Played(Exception):
+    """A refusal of the rules while the match was set up or played (a :class:`PlayError`)."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _match(game, seed: int) -> None:
+    """One seeded random match of ``game``, cut after :data:`MATCH_PLIES` plies."""
     from rulecraft.runtime.seeding import chance_outcome
-    game = Game(load_rules(path, use_cache=False))
     state, rng = game.new_initial_state(), random.Random(seed)
     while not state.is_terminal() and state.ply < MATCH_PLIES:
         if state.is_chance_node():
@@ -333,6 +352,9 @@ def classify(mutant: Mutant, path: Path, seed: int) -> tuple[str, str]:
         except RulecraftError as error:
             str(error)              # what the user is shown must render too (its source line)
             raise
+    except _Played as played:
+        error = played.error
+        return "play", f"{error.code}: {error.message.splitlines()[0][:200]}"
     except RulecraftError as error:
         where = getattr(error, "position", None)
         detail = f"{error.code} {where or '-'}: {error.message.splitlines()[0][:200]}"

@@ -223,15 +223,24 @@ def _nodes(text: str) -> tuple:
         for key_node, value in node.value if isinstance(node, yaml.MappingNode) else ():
             walk(value, key_node, mine)
 
-    for key_node, value in yaml.compose(text, Loader=yaml.SafeLoader).value:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):      # a text mutated before: no node to replace
+        return ()
+    for key_node, value in root.value if isinstance(root, yaml.MappingNode) else ():
         walk(value, key_node, key_node.start_mark.index)
     return tuple(found)
 
 
 def _replace(rng: random.Random, text: str, replacement: str) -> Mutant:
     """``text`` with one node replaced by the one-line ``replacement`` (after the colon a block
-    collection's key ends with, so ``key: replacement``)."""
-    start, end, near, block = rng.choice(_nodes(text))
+    collection's key ends with, so ``key: replacement``). A text that is not YAML (mutated
+    before) gets ``replacement`` inserted anywhere."""
+    nodes = _nodes(text)
+    if not nodes:
+        at = _index(rng, text, end=1)
+        return Mutant(text[:at] + replacement + text[at:])
+    start, end, near, block = rng.choice(nodes)
     if block:
         replacement = " " + replacement
     mutated = text[:start] + replacement + text[end:]

@@ -64,6 +64,10 @@ class Mutant:
 
     text: str
     node: tuple[int, int] | None = None
+    names: tuple[str, ...] = ()
+    """The keys naming the replaced node and the node holding it (``d6`` of ``dice: d6: ...``),
+    and the names the node declared (its keys, its list's words): a refusal outside the node that names one of them, or stands on a line that does, is at a
+    reference to what the mutator changed (``roll d6``), and rightly there."""
 
 
 # ---------- the character and line mutators ----------
@@ -199,6 +203,22 @@ def huge_line(rng: random.Random, text: str) -> Mutant:
 ANCHOR = re.compile(r"&[^\s,\[\]{}]")
 
 
+def _leading(value) -> str:
+    """The name a key or list item declares: ``far_row`` of ``far_row(t)``."""
+    match = re.match(r"\w+", str(value))
+    return match.group() if match else str(value)
+
+
+def _declared(node) -> tuple[str, ...]:
+    """The names a mapping's keys, a list's plain items or a plain value declare (state fields,
+    dice, enum values, definitions): what refers to them fails when the node is replaced."""
+    if isinstance(node, yaml.MappingNode):
+        return tuple(_leading(key.value) for key, _ in node.value if isinstance(key, yaml.ScalarNode))
+    if isinstance(node, yaml.SequenceNode):
+        return tuple(_leading(item.value) for item in node.value if isinstance(item, yaml.ScalarNode))
+    return (_leading(node.value),)          # an enum value, a team: a word others may name
+
+
 @functools.cache
 def _nodes(text: str) -> tuple:
     """Every node of ``text``'s YAML below the root but those holding an anchor (what refers to
@@ -209,26 +229,27 @@ def _nodes(text: str) -> tuple:
     about the node too) and whether it is a block collection."""
     found = []
 
-    def walk(node, key, near):
+    def walk(node, key, near, names):
         start, end = node.start_mark.index, node.end_mark.index
         end = start + len(text[start:end].rstrip())
         block = isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style
         if key is not None and block:
             start = key.end_mark.index + 1          # right after "key:"
+        names = (names + (_leading(key.value),))[-2:] if key is not None else names
         if not ANCHOR.search(text, start, end):
-            found.append((start, end, near, block))
+            found.append((start, end, near, block, names + _declared(node)))
         mine = key.start_mark.index if key is not None else start
         for item in node.value if isinstance(node, yaml.SequenceNode) else ():
-            walk(item, None, mine)
+            walk(item, None, mine, names)
         for key_node, value in node.value if isinstance(node, yaml.MappingNode) else ():
-            walk(value, key_node, mine)
+            walk(value, key_node, mine, names)
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, RecursionError):      # a text mutated before: no node to replace
         return ()
     for key_node, value in root.value if isinstance(root, yaml.MappingNode) else ():
-        walk(value, key_node, key_node.start_mark.index)
+        walk(value, key_node, key_node.start_mark.index, ())
     return tuple(found)
 
 
@@ -240,11 +261,11 @@ def _replace(rng: random.Random, text: str, replacement: str) -> Mutant:
     if not nodes:
         at = _index(rng, text, end=1)
         return Mutant(text[:at] + replacement + text[at:])
-    start, end, near, block = rng.choice(nodes)
+    start, end, near, block, names = rng.choice(nodes)
     if block:
         replacement = " " + replacement
     mutated = text[:start] + replacement + text[end:]
-    return Mutant(mutated, (near, start + len(replacement)))
+    return Mutant(mutated, (near, start + len(replacement)), names)
 
 
 VALUES = ['"text"', "7", "-1", "0", "1.5", "true", "null", "~", '""', "[]", "{}", "[1, 2]", "{a: 1}",
@@ -316,6 +337,14 @@ def warm() -> None:
     load_rules(REPO / "examples" / "tictactoe" / "game.yaml", use_cache=False)
 
 
+def _refers(mutant: Mutant, message: str, where) -> bool:
+    """Whether a refusal at ``where`` with ``message`` is at a reference to the names of the
+    node ``mutant`` replaced (see :attr:`Mutant.names`)."""
+    lines = mutant.text.split("\n")
+    seen = message + "\n" + (lines[where.line - 1] if where.line <= len(lines) else "")
+    return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", seen) for name in mutant.names)
+
+
 def _play(path: Path, seed: int) -> None:
     """Check and compile the spec at ``path``, import its rules and play one seeded random match
     of at most :data:`MATCH_PLIES` plies. (``rulecraft check`` reads the spec a second time for
@@ -372,7 +401,7 @@ def classify(mutant: Mutant, path: Path, seed: int) -> tuple[str, str]:
         if mutant.node is not None:
             places = [place for place in (where, getattr(error, "also", None)) if place is not None]
             if not any(mutant.node[0] <= _offset(mutant.text, place.line, place.column) <= mutant.node[1]
-                       for place in places):
+                       for place in places) and not _refers(mutant, error.message, where):
                 return "misplaced", detail
         return "positioned", detail
     except MemoryError:

@@ -446,18 +446,15 @@ def run(seed: int) -> Result:
         child = context.Process(target=_child, args=(send, mutant, folder, seed), daemon=True)
         child.start()
         send.close()
-        if receive.poll(RUN_SECONDS):
-            try:
-                outcome, detail = receive.recv()
-            except EOFError:
-                outcome, detail = "memory", f"the child died (exit {child.exitcode})"
-        else:
-            outcome, detail = ("timeout", f"over {RUN_SECONDS} s") if child.is_alive() else \
-                ("memory", "the child died")
+        answered = receive.poll(RUN_SECONDS)
+        try:
+            outcome, detail = receive.recv() if answered else ("timeout", f"over {RUN_SECONDS} s")
+        except EOFError:        # died without an answer: killed, most likely for its memory
+            outcome, detail = "memory", "the child died"
         child.kill()
         child.join()
-        if outcome == "timeout" or detail.startswith("the child died"):
-            detail += f" (exit {child.exitcode})" if "exit" not in detail else ""
+        if outcome == "memory" and detail == "the child died":
+            detail += f" (exit {child.exitcode})"
     return Result(seed, spec.parent.name, mutator, outcome, detail)
 
 

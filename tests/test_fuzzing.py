@@ -4,12 +4,15 @@ blow-up; and the kinds of fault the harness found, each fixed for its whole clas
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from rulecraft.compiler import check
 from rulecraft.errors import SpecError, SpecLoadError
 
-from fuzzing import FAULTS, MUTATORS, run_many, table
+import fuzzing
+from fuzzing import FAULTS, MUTATORS, run, run_many, table
 from helpers import REPO
 
 TICTACTOE = (REPO / "examples" / "tictactoe" / "game.yaml").read_text(encoding="utf-8")
@@ -33,6 +36,22 @@ def test_a_sample_of_300_fuzzed_specs_is_refused_where_it_is_wrong_or_plays():
 @pytest.mark.slow
 def test_ten_thousand_fuzzed_specs():
     _fuzz(10_000, seed=1)
+
+
+def _hang(*_):
+    time.sleep(60)
+
+
+def _blow_up(*_):
+    return bytearray(fuzzing.MEMORY_BYTES)
+
+
+@pytest.mark.parametrize("fault, outcome", [(_hang, "timeout"), (_blow_up, "memory")])
+def test_a_run_that_hangs_or_blows_up_its_memory_is_stopped_and_counted(monkeypatch, fault, outcome):
+    """The harness itself: a run over its time is killed, one over its memory cap is refused."""
+    monkeypatch.setattr(fuzzing, "RUN_SECONDS", 1)
+    monkeypatch.setattr(fuzzing, "classify", fault)
+    assert run(0).outcome == outcome
 
 
 # ---------- what the fuzzer found ----------

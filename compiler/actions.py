@@ -33,7 +33,7 @@ class ActionsReader(FlowReader):
         self._action_specs = {}
         for index, (name, spec) in enumerate(self.entries(actions, "actions:", self.data.value_at("actions"))):
             self.identifier(name, actions.where(name), "the action")
-            self.declared(spec, f"action '{name}'", schema.ACTION)
+            self.declared(spec, f"action '{name}'", schema.ACTION, actions.value_at(name))
             action = ir.ActionIR(str(name), self.rule_of(spec, f"action '{name}'"), index, doc=str(spec.get("doc", "")))
             params = spec.get("params")
             for param_name, type_word in self.entries(params, f"params: of action '{name}'",

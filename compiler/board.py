@@ -40,13 +40,13 @@ class BoardReader(DrawingReader):
         if board is None:
             board = Mapping()
             board.position, board.key_positions, board.value_positions = self.top(), {}, {}
-        self.declared(board, "board:", schema.BOARD)
+        self.declared(board, "board:", schema.BOARD, self.data.value_at("board"))
         if ("grid" in board) == ("spaces" in board) and board:
             raise SpecError("a board has either grid: or spaces:, exactly one", board.position,
                             code="RC331")
         grid, attributes = None, {}
         if "grid" in board:
-            spaces, grid = self._grid(board["grid"])
+            spaces, grid = self._grid(board["grid"], board.value_at("grid"))
             attributes["row"] = (T.INT, tuple(r for r, _ in grid.coords))
             attributes["col"] = (T.INT, tuple(c for _, c in grid.coords))
         elif "spaces" in board:
@@ -124,8 +124,8 @@ class BoardReader(DrawingReader):
             statics["RAY"] = ir.StaticTable("grid", "RAY", ray, T.ListOf(T.SPACE), offsets=(0, 0))
             self.symbols.grid = directions
 
-    def _grid(self, grid):
-        self.declared(grid, "board: grid:", schema.GRID)
+    def _grid(self, grid, at):
+        self.declared(grid, "board: grid:", schema.GRID, at)
         rows, cols = (self.fixed_number(grid[key], grid.value_at(key), f"'{key}'", 1, MAX_GRID, "RC332")
                       for key in ("rows", "columns"))
         pattern = FieldTemplate.parse(grid.get("name", "{col_letter}{row}"), dict.fromkeys(GRID_FIELDS, False),

@@ -33,7 +33,7 @@ class DeclarationsReader(Sizes):
 
     def read_game(self, game) -> ir.GameMeta:
         """``game:``; declares each team and ``teams``. RC320–RC325, RC327, RC359 (language)."""
-        self.declared(game, "game:", schema.GAME)
+        self.declared(game, "game:", schema.GAME, self.data.value_at("game"))
         self.identifier(game["id"], game.value_at("id"), "the game id")
         teams = game["teams"]
         if not isinstance(teams, Sequence) or len(teams) < 1:
@@ -61,10 +61,9 @@ class DeclarationsReader(Sizes):
         (and a choice's values). RC320–RC322, RC324, RC325, RC328, RC329."""
         result = {}
         if options is not None:
-            self.keys(options, "options:", (), options.keys())
-            for name, spec in options.items():
+            for name, spec in self.entries(options, "options:", self.data.value_at("options")):
                 self.identifier(name, options.where(name), "the option")
-                self.declared(spec, f"option '{name}'", schema.OPTION)
+                self.declared(spec, f"option '{name}'", schema.OPTION, options.value_at(name))
                 kind = str(spec["type"])
                 if kind not in ("int", "bool", "choice"):
                     raise SpecError(f"option type '{kind}' is unknown", spec.value_at("type"),
@@ -139,7 +138,7 @@ class DeclarationsReader(Sizes):
         result = {}
         for name, spec in self.entries(dice, "dice:", self.data.value_at("dice")):
             self.identifier(name, dice.where(name), "the die")
-            self.declared(spec, f"die '{name}'", schema.DIE)
+            self.declared(spec, f"die '{name}'", schema.DIE, dice.value_at(name))
             faces = spec["faces"]
             if not isinstance(faces, Sequence) or not faces:
                 raise SpecError("faces: lists the die's faces", spec.value_at("faces"), code="RC339")
@@ -171,7 +170,7 @@ class DeclarationsReader(Sizes):
                 spec_map.position, spec_map.key_positions = spec.position, {}
                 spec_map.value_positions = {"type": spec.position}
                 spec = spec_map
-            self.declared(spec, f"state field '{name}'", schema.FIELD)
+            self.declared(spec, f"state field '{name}'", schema.FIELD, state.value_at(name))
             kind = T.parse_type(str(spec["type"]), enums)
             if kind is None or isinstance(kind, T.ListOf):
                 raise SpecError(f"unknown type '{spec['type']}'", spec.value_at("type"), code="RC340",
@@ -240,7 +239,7 @@ class DeclarationsReader(Sizes):
         result = []
         for name, spec in self.entries(tables, "tables:", self.data.value_at("tables")):
             self.identifier(name, tables.where(name), "the table")
-            self.declared(spec, f"table '{name}'", schema.TABLE)
+            self.declared(spec, f"table '{name}'", schema.TABLE, tables.value_at(name))
             keys = spec["keys"]
             if not isinstance(keys, Sequence) or not 1 <= len(keys) <= 2:
                 raise SpecError("keys: lists one or two key types", spec.value_at("keys"), code="RC342")

@@ -24,8 +24,8 @@ class EndingReader(Sizes):
     def read_triggers(self, triggers) -> list:
         """``triggers:``: each trigger's rule, condition and effects. RC320–RC323, RC350."""
         result = []
-        for trigger in self.listed(triggers, "triggers:", self.data.value_at("triggers")):
-            self.declared(trigger, "a trigger", schema.TRIGGER)
+        for index, trigger in enumerate(self.listed(triggers, "triggers:", self.data.value_at("triggers"))):
+            self.declared(trigger, "a trigger", schema.TRIGGER, triggers.at(index))
             rule = self.rule_of(trigger, "a trigger")
             body = self.effects.effects(self.text(trigger, "do", "trigger"), rule=rule)
             if _stops(body):
@@ -43,7 +43,7 @@ class EndingReader(Sizes):
 
     def read_end(self, end):
         """``end:``: ``(rule, team symbol, returns IR, (low, high))``. RC320–RC323, RC310, RC358."""
-        self.declared(end, "end:", schema.END)
+        self.declared(end, "end:", schema.END, self.data.value_at("end"))
         team, returns = self.team_formula(self.text(end, "returns", "end"), "returns formula")
         span = end.get("range", [-1, 1])
         if (not isinstance(span, list) or len(span) != 2 or
@@ -63,8 +63,8 @@ class EndingReader(Sizes):
     def read_invariants(self, invariants) -> list:
         """``invariants:``: each one's name, rule, kind and formula. RC320–RC323, RC357."""
         result = []
-        for item in self.listed(invariants, "invariants:", self.data.value_at("invariants")):
-            self.declared(item, "an invariant", schema.INVARIANT)
+        for index, item in enumerate(self.listed(invariants, "invariants:", self.data.value_at("invariants"))):
+            self.declared(item, "an invariant", schema.INVARIANT, invariants.at(index))
             if ("holds" in item) == ("never_decreases" in item):
                 raise SpecError("an invariant has either holds: (a condition on every state) or "
                                 "never_decreases: (a number that may not go down from one state to "
@@ -83,7 +83,7 @@ class EndingReader(Sizes):
         if limits is None:
             raise SpecError("limits: max_plies: is needed — a true upper bound on the plies of a "
                             "game, which the rules must guarantee", self.data.position, code="RC355")
-        self.declared(limits, "limits:", schema.LIMITS)
+        self.declared(limits, "limits:", schema.LIMITS, self.data.value_at("limits"))
         value = self.fixed_number(limits["max_plies"], limits.value_at("max_plies"), "max_plies", 1, MAX_PLIES,
                                   "RC355")
         on_limit = None
@@ -97,7 +97,7 @@ class EndingReader(Sizes):
         """``open_questions:``: each entry a dict of strings (id, section, question, resolution,
         option). RC320–RC322."""
         result = []
-        for item in self.listed(questions, "open_questions:", self.data.value_at("open_questions")):
-            self.declared(item, "an open question", schema.OPEN_QUESTION)
+        for index, item in enumerate(self.listed(questions, "open_questions:", self.data.value_at("open_questions"))):
+            self.declared(item, "an open question", schema.OPEN_QUESTION, questions.at(index))
             result.append({str(k): str(v) for k, v in item.items()})
         return result

@@ -47,22 +47,23 @@ class FlowReader(Sizes):
         called = data.get("phases") or Sequence()
         for section, name in ((setup, "setup"), (turn, "turn"), (called, "phases")):
             if not isinstance(section, Sequence):
-                raise SpecError(f"{name}: is a list of phases", getattr(section, "position", None),
+                raise SpecError(f"{name}: is a list of phases",
+                                getattr(section, "position", None) or data.value_at(name),
                                 code="RC345")
         if not turn:
             raise SpecError("turn: needs at least one phase", turn.position, code="RC345")
         self._called: dict = {}
         self._phase_names: set = set()
         self._flow_names = {str(p.get("phase")) for p in list(setup) + list(turn) if isinstance(p, Mapping)}
-        for phase in called:
-            self.declared(phase, "a called phase", schema.CALLED_PHASE)
+        for index, phase in enumerate(called):
+            self.declared(phase, "a called phase", schema.CALLED_PHASE, called.at(index))
             name = self._phase_name(phase, seen)
             self._called[name] = phase
-        for phase in setup:
-            self._phase(phase, nodes, seen)
+        for index, phase in enumerate(setup):
+            self._phase(phase, nodes, seen, setup.at(index))
         first_turn = len(nodes)
-        for phase in turn:
-            self._phase(phase, nodes, seen)
+        for index, phase in enumerate(turn):
+            self._phase(phase, nodes, seen, turn.at(index))
         for node in nodes[:-1]:
             node.next = node.index + 1
         nodes[-1].next = first_turn
@@ -77,8 +78,8 @@ class FlowReader(Sizes):
         seen[name] = phase.value_at("phase")
         return name
 
-    def _phase(self, phase, nodes, seen):
-        self.declared(phase, "a phase", schema.PHASE)
+    def _phase(self, phase, nodes, seen, at):
+        self.declared(phase, "a phase", schema.PHASE, at)
         name = self._phase_name(phase, seen)
         self.symbols.goto_targets[name] = len(nodes)
         self._phase_names.add(name)
@@ -104,8 +105,8 @@ class FlowReader(Sizes):
         if not isinstance(steps, Sequence) or not steps:
             raise SpecError("steps: lists the phase's steps", phase.value_at("steps"), code="RC347")
         entry = self._entry(phase, name, rule, nodes, owner_action)
-        for step in steps:
-            self._step(step, name, rule, nodes, owner_action, labels, calling)
+        for index, step in enumerate(steps):
+            self._step(step, name, rule, nodes, owner_action, labels, calling, steps.at(index))
         if entry is not None:
             entry.target = len(nodes) - 1          # the phase's last node, for skipping it whole
 
@@ -143,8 +144,8 @@ class FlowReader(Sizes):
         if entry is not None:
             entry.target = len(nodes) - 1
 
-    def _step(self, step, phase, rule, nodes, owner_action=None, labels=None, calling=()):
-        self.declared(step, "a step", schema.STEP)
+    def _step(self, step, phase, rule, nodes, owner_action=None, labels=None, calling=(), at=None):
+        self.declared(step, "a step", schema.STEP, at)
         kinds = [k for k in STEP_KINDS if k in step]
         if len(kinds) != 1:
             raise SpecError("a step does exactly one of do:, choose:, secret:, roll: or call:", step.position,
@@ -184,8 +185,8 @@ class FlowReader(Sizes):
         if not isinstance(steps, Sequence) or not steps:
             raise SpecError("then: lists the steps that follow the action", position, code="RC347")
         first = len(nodes)
-        for step in steps:
-            self._step(step, action_name, rule, nodes, owner_action=action_name)
+        for index, step in enumerate(steps):
+            self._step(step, action_name, rule, nodes, owner_action=action_name, at=steps.at(index))
         for node in nodes[first:-1]:
             node.next = node.index + 1
         nodes[-1].next = RETURN
@@ -228,7 +229,7 @@ class FlowReader(Sizes):
                             phase.value_at("next"), code="RC375")
         body: list = []
         for index in reversed(range(len(cases))):
-            case = self.declared(cases[index], "a next: case", schema.NEXT_CASE)
+            case = self.declared(cases[index], "a next: case", schema.NEXT_CASE, cases.at(index))
             jump = self._jump_to(self.text(case, "phase", "next:"), targets)
             if "if" in case:
                 test = self.checker.condition(self.text(case, "if", "next:"))

@@ -31,8 +31,9 @@ class PiecesReader(Shapes):
     def read_pieces(self, pieces, board: ir.BoardIR) -> ir.FieldIR:
         """The pieces; returns the ``at`` field. RC320–RC325, RC337, RC338."""
         kinds, attributes, symbols, roster, steps = [], {}, [], [], set()
+        first_at: dict = {}             # kind attribute -> where a kind first gave it a value
         if pieces is not None:
-            self.declared(pieces, "pieces:", schema.PIECES)
+            self.declared(pieces, "pieces:", schema.PIECES, self.data.value_at("pieces"))
             kind_specs = pieces.get("kinds") or Mapping()
             entries = self.entries(kind_specs, "pieces: kinds:", pieces.value_at("kinds"))
             symbols = [None] * len(entries)
@@ -57,7 +58,9 @@ class PiecesReader(Shapes):
                     values = attributes.setdefault(str(key), [None] * len(entries))
                     if any(isinstance(v, tuple) != isinstance(value, tuple) for v in values if v is not None):
                         raise SpecError(f"kind attribute '{key}' is grid steps for one kind and a "
-                                        "number for another", attrs.value_at(key), code="RC337")
+                                        "number for another", attrs.value_at(key), code="RC337",
+                                        also=first_at[str(key)])
+                    first_at.setdefault(str(key), attrs.value_at(key))
                     values[index] = value
             for key, values in attributes.items():
                 default = () if key in steps else 0
@@ -65,8 +68,8 @@ class PiecesReader(Shapes):
             listed = pieces["roster"]
             if not isinstance(listed, Sequence):
                 raise SpecError("roster: lists the pieces", pieces.value_at("roster"), code="RC337")
-            for entry in listed:
-                roster.extend(self._roster_entry(entry, kinds, board, len(roster)))
+            for index, entry in enumerate(listed):
+                roster.extend(self._roster_entry(entry, kinds, board, len(roster), listed.at(index)))
         self.kinds, self.kind_symbols = tuple(kinds), tuple(symbols)
         self.kind_attributes = {k: tuple(v) for k, v in attributes.items()}
         self.pieces = tuple(roster)
@@ -137,10 +140,10 @@ class PiecesReader(Shapes):
                         steps.append((rows, cols))
         return tuple(steps)
 
-    def _roster_entry(self, entry, kinds, board: ir.BoardIR, placed: int) -> list:
+    def _roster_entry(self, entry, kinds, board: ir.BoardIR, placed: int, at) -> list:
         """The pieces of one roster entry, after the ``placed`` pieces of the entries before it;
         RC337/RC338 for a malformed entry, RC362 past :data:`MAX_PIECES` in all."""
-        self.declared(entry, "a roster entry", schema.ROSTER_ENTRY)
+        self.declared(entry, "a roster entry", schema.ROSTER_ENTRY, at)
         if "when" in entry and not self._roster_condition(entry):
             return []
         teams = self.teams

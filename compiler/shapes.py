@@ -45,12 +45,14 @@ class Shapes:
                             code="RC320")
         return value
 
-    def keys(self, mapping, where: str, required=(), optional=()):
+    def keys(self, mapping, where: str, required=(), optional=(), at: Position | None = None):
         """Check ``mapping`` has every ``required`` key and no key outside ``required`` and
-        ``optional``; returns it. RC320 (not a mapping), RC321 (unknown key), RC322 (missing key)."""
+        ``optional``; returns it. RC320 (not a mapping), RC321 (unknown key), RC322 (missing key).
+        ``at`` is where the value stands in the list or mapping holding it: a number, a truth
+        value or null has no position of its own, and its refusal points there."""
         if not isinstance(mapping, Mapping):
             raise SpecError(f"{where} must be a mapping of keys",
-                            getattr(mapping, "position", None) or self.top(), code="RC320")
+                            getattr(mapping, "position", None) or at or self.top(), code="RC320")
         allowed = set(required) | set(optional)
         for key in mapping:
             if key not in allowed:
@@ -62,12 +64,13 @@ class Shapes:
                 raise SpecError(f"{where} needs '{key}:'", mapping.position, code="RC322")
         return mapping
 
-    def declared(self, mapping, where: str, shape: Keyed):
+    def declared(self, mapping, where: str, shape: Keyed, at: Position | None = None):
         """Check ``mapping`` has the keys its declared ``shape`` (:mod:`schema`) requires and no
         other, each holding a value of its declared kind (a list, a mapping, a text, ...; what
         is inside, the section's reader checks); returns it. RC320 (not a mapping), RC321
-        (unknown key), RC322 (missing key), RC367 (a value of another kind)."""
-        self.keys(mapping, where, tuple(shape.required), tuple(shape.optional))
+        (unknown key), RC322 (missing key), RC367 (a value of another kind); ``at`` as for
+        :meth:`keys`."""
+        self.keys(mapping, where, tuple(shape.required), tuple(shape.optional), at)
         for key, value in mapping.items():
             kind = shape.kind_of(key)
             if kind is RULE:

@@ -224,7 +224,7 @@ def did_you_mean(word: str, candidates) -> str | None:
 
 def _source_excerpt(position: Position) -> list[str]:
     try:
-        with open(position.file, encoding="utf-8") as handle:
+        with open(position.file, encoding="utf-8", errors="replace") as handle:   # RC104: not UTF-8
             text = handle.read().splitlines()
     except OSError:
         return []

@@ -319,8 +319,11 @@ def read_spec(path: str) -> str:
         raise SpecLoadError(f"cannot read {path}: {error.strerror}", None, code="RC104") from None
     except UnicodeDecodeError as error:
         line = error.object[:error.start].count(b"\n") + 1
+        line_start = error.object.rfind(b"\n", 0, error.start) + 1
+        column = len(error.object[line_start:error.start].decode("utf-8", "replace")) + 1
         raise SpecLoadError(f"cannot read {path}: it is not UTF-8 text (byte {error.object[error.start]:#04x} "
-                            f"on line {line}); save it as UTF-8", None, code="RC104") from None
+                            f"on line {line}); save it as UTF-8", Position(path, line, column),
+                            code="RC104") from None
 
 
 def load_yaml(path: str, text: str | None = None):

@@ -19,76 +19,10 @@ from rulecraft.compiler.symbols import Symbols
 from rulecraft.errors import Position, RulecraftError, RuleSyntaxError, SpecError
 from rulecraft.loader import Text
 
+from fuzzing import MUTATORS
 from helpers import LARK_INTERNALS
 
 SPECS = {name: find_game(name).read_text(encoding="utf-8") for name in game_names("examples")}
-
-TOKEN = re.compile(r"\w+|[^\w\s]")
-NUMBER = re.compile(r"\d+")
-KEY_LINE = re.compile(r"^( *)(- )?[\w\"']+:")
-INSERTED = list(":-{}[],'\"#|>&*!%@` \n\tax01=()+;.~") + ["\u00e4", "\ufeff"]
-NUMBERS = ["-1", "0", "1", "2", "7", "64", "65", "100000", "99999999999999999999"]
-
-
-def _index(data, text: str, end: int = 0) -> int:
-    """Draw a position in ``text`` (``end`` allows the position just after the last character)."""
-    return data.draw(st.integers(0, max(len(text) - 1 + end, 0)))
-
-
-def delete(data, text: str) -> str:
-    """Delete one to three characters."""
-    start = _index(data, text)
-    return text[:start] + text[start + data.draw(st.integers(1, 3)):]
-
-
-def duplicate(data, text: str) -> str:
-    """Repeat a short slice right after itself."""
-    start = _index(data, text)
-    piece = text[start:start + data.draw(st.integers(1, 40))]
-    return text[:start] + piece + text[start:]
-
-
-def insert(data, text: str) -> str:
-    """Insert one character that YAML or the rule language gives a meaning to."""
-    start = _index(data, text, end=1)
-    return text[:start] + data.draw(st.sampled_from(INSERTED)) + text[start:]
-
-
-def swap_tokens(data, text: str) -> str:
-    """Swap two tokens on one line (inside a rule string, that scrambles its syntax or types)."""
-    lines = text.split("\n")
-    candidates = [i for i, line in enumerate(lines) if len(TOKEN.findall(line)) >= 2]
-    number = data.draw(st.sampled_from(candidates))
-    spans = [m.span() for m in TOKEN.finditer(lines[number])]
-    first, second = sorted(data.draw(st.lists(st.integers(0, len(spans) - 1), min_size=2, max_size=2,
-                                              unique=True)))
-    (a, b), (c, d) = spans[first], spans[second]
-    line = lines[number]
-    lines[number] = line[:a] + line[c:d] + line[b:c] + line[a:b] + line[d:]
-    return "\n".join(lines)
-
-
-def drop_key(data, text: str) -> str:
-    """Remove one key of a mapping together with its (more indented) value lines."""
-    lines = text.split("\n")
-    keys = [i for i, line in enumerate(lines) if KEY_LINE.match(line)]
-    start = data.draw(st.sampled_from(keys))
-    indent = len(KEY_LINE.match(lines[start]).group(1))
-    end = start + 1
-    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
-        end += 1
-    return "\n".join(lines[:start] + lines[end:])
-
-
-def change_number(data, text: str) -> str:
-    """Replace one number with another (zero, negative, huge, off by one)."""
-    spans = [m.span() for m in NUMBER.finditer(text)]
-    a, b = data.draw(st.sampled_from(spans))
-    return text[:a] + data.draw(st.sampled_from(NUMBERS)) + text[b:]
-
-
-MUTATIONS = [delete, duplicate, insert, swap_tokens, drop_key, change_number]
-
 
 @pytest.fixture(scope="module")
 def fuzz_spec(tmp_path_factory):
@@ -99,10 +33,12 @@ def fuzz_spec(tmp_path_factory):
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_mutated_specs_fail_only_with_rulecraft_errors(data, fuzz_spec):
+    """The mutators of tests/fuzzing.py, one to three in a row, drawn by hypothesis (so it shrinks)."""
     text = SPECS[data.draw(st.sampled_from(sorted(SPECS)), label="game")]
-    for mutation in data.draw(st.lists(st.sampled_from(MUTATIONS), min_size=1, max_size=3), label="mutations"):
-        text = mutation(data, text)
-    fuzz_spec.write_text(text, encoding="utf-8")
+    rng = data.draw(st.randoms(use_true_random=False), label="rng")
+    for mutation in data.draw(st.lists(st.sampled_from(MUTATORS), min_size=1, max_size=3), label="mutations"):
+        text = mutation(rng, text).text
+    fuzz_spec.write_text(text, encoding="utf-8", errors="surrogatepass")
     try:
         source = compile_source(fuzz_spec)
     except RulecraftError as error:

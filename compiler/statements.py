@@ -8,7 +8,7 @@ a designer's procedure (its arguments evaluated once) or a library effect.
 
 from __future__ import annotations
 
-from rulecraft.errors import did_you_mean
+from rulecraft.errors import SpecError, did_you_mean
 from rulecraft.compiler import ir, syntax
 from rulecraft.compiler import types as T
 from rulecraft.compiler.checker import ROUTINE_PARTS, Checker, _spelled
@@ -199,15 +199,24 @@ class Effects:
         if procedure.tree is None:
             procedure.tree = syntax.effects(procedure.body)
         values = [check.expr(arg, scope) for arg in node.args]
-        routine = self.routine(procedure, values, scope, rule)
-        if routine is not None:
-            return [ir.Perform(where=node.where, routine=routine, args=tuple(values))]
-        made, inner = [], {}
-        for param, arg, value in zip(procedure.params, node.args, values):   # arguments are evaluated once
-            symbol = ir.Symbol(param, "argument")
-            made.append(ir.Bind(where=arg.where, var=symbol, value=value))
-            inner[param] = ir.Var(type=value.type, where=arg.where, symbol=symbol, nullable=value.nullable)
-        return made + self._body(procedure, inner, scope.facts, rule)
+        try:
+            routine = self.routine(procedure, values, scope, rule)
+            if routine is not None:
+                return [ir.Perform(where=node.where, routine=routine, args=tuple(values))]
+            made, inner = [], {}
+            for param, arg, value in zip(procedure.params, node.args, values):   # arguments are evaluated once
+                symbol = ir.Symbol(param, "argument")
+                made.append(ir.Bind(where=arg.where, var=symbol, value=value))
+                inner[param] = ir.Var(type=value.type, where=arg.where, symbol=symbol, nullable=value.nullable)
+            return made + self._body(procedure, inner, scope.facts, rule)
+        except SpecError as error:
+            # the body is checked with this call's argument types: the call may be the cause
+            if node.where is not None:
+                error.notes.append((node.where.position, _called(procedure, node, values)))
+                error.notes.extend((value.where.position, f"{value.symbol.name} is set here")
+                                   for value in values if isinstance(value, ir.Var) and value.symbol.role == "local"
+                                   and value.where is not None)
+            raise
 
     def _body(self, procedure, names: dict, facts, rule) -> list:
         self._calling.append(procedure.name)
@@ -237,6 +246,13 @@ class Effects:
                 number = sum(1 for r in routines.values() if r is not None and r.name == procedure.name)
                 routines[key] = ir.RoutineIR(procedure.name, number + 1, "effects", params, body)
         return routines[key]
+
+
+def _called(procedure, node, values) -> str:
+    """The note on an error in ``procedure``'s body: the call and each argument's type."""
+    given = ", ".join(f"{param} = {_spelled(arg)} ({T.describe(value.type)})"
+                      for param, arg, value in zip(procedure.params, node.args, values))
+    return f"in {procedure.name}(), called here" + (f" with {given}" if given else "")
 
 
 def _forget(scope: Scope, stmt) -> Scope:

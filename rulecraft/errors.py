@@ -61,10 +61,15 @@ class SpecError(RulecraftError):
                  hint: str | None = None, also: Position | None = None):
         super().__init__(message, code=code, hint=hint)
         self.position = position
-        self.also = also
+        self.notes: list[tuple[Position, str]] = [(also, "first defined here")] if also else []
+
+    @property
+    def also(self) -> Position | None:
+        """The place of the first note (where a name was first defined), or None."""
+        return self.notes[0][0] if self.notes else None
 
     def __str__(self) -> str:
-        return report("error", self.code, self.message, self.position, self.hint, self.also)
+        return report("error", self.code, self.message, self.position, self.hint, self.notes)
 
 
 @dataclass(frozen=True)
@@ -82,9 +87,10 @@ class SpecWarning:
 
 
 def report(kind: str, code: str, message: str, position: Position | None, hint: str | None = None,
-           also: Position | None = None) -> str:
+           notes=()) -> str:
     """A message gcc-style: ``file:line:col: kind[code]: message``, then the source line with a
-    caret under the column, where it was first defined (``also``) and the hint: ``hint``, or when
+    caret under the column, each of ``notes`` (``(position, text)``: where a name was first
+    defined, the calls of the procedures the error is in) and the hint: ``hint``, or when
     it is None the code's hint from :data:`rulecraft.codes.HINTS` (``""``: no hint)."""
     if hint is None:
         hint = HINTS.get(code)
@@ -92,8 +98,7 @@ def report(kind: str, code: str, message: str, position: Position | None, hint: 
     lines = [f"{head}{kind}[{code}]: {message}"]
     if position:
         lines.extend(_source_excerpt(position))
-    if also:
-        lines.append(f"{also}: note: first defined here")
+    lines.extend(f"{place}: note: {text}" for place, text in notes)
     if hint:
         lines.append(f"  hint: {hint}")
     return "\n".join(lines)

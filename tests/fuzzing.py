@@ -337,11 +337,11 @@ def warm() -> None:
     load_rules(REPO / "examples" / "tictactoe" / "game.yaml", use_cache=False)
 
 
-def _refers(mutant: Mutant, message: str, where) -> bool:
-    """Whether a refusal at ``where`` with ``message`` is at a reference to the names of the
-    node ``mutant`` replaced (see :attr:`Mutant.names`)."""
+def _refers(mutant: Mutant, message: str, places) -> bool:
+    """Whether a refusal with ``message`` at ``places`` (its position and its notes' places) is at
+    a reference to the names of the node ``mutant`` replaced (see :attr:`Mutant.names`)."""
     lines = mutant.text.split("\n")
-    seen = message + "\n" + (lines[where.line - 1] if where.line <= len(lines) else "")
+    seen = "\n".join([message] + [lines[place.line - 1] for place in places if place.line <= len(lines)])
     return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", seen) for name in mutant.names)
 
 
@@ -399,9 +399,9 @@ def classify(mutant: Mutant, path: Path, seed: int) -> tuple[str, str]:
         if where is None or (where.line, where.column) == (1, 1):
             return "unpositioned", detail
         if mutant.node is not None:
-            places = [place for place in (where, getattr(error, "also", None)) if place is not None]
+            places = [where] + [place for place, _ in getattr(error, "notes", ())]
             if not any(mutant.node[0] <= _offset(mutant.text, place.line, place.column) <= mutant.node[1]
-                       for place in places) and not _refers(mutant, error.message, where):
+                       for place in places) and not _refers(mutant, error.message, places):
                 return "misplaced", detail
         return "positioned", detail
     except MemoryError:

@@ -394,3 +394,20 @@ def test_a_conflicting_grammar_is_refused():
     Lark(conflicting, **options)                     # silently resolved without strict mode
     with pytest.raises(GrammarError):
         Lark(conflicting, strict=True, **options)
+
+
+def test_an_error_in_a_procedure_names_the_call_and_where_its_argument_was_set(tmp_path):
+    """A procedure's body is checked with each call's argument types, so an error there comes
+    with notes: the call (with each argument's type) and the let that set the argument."""
+    text = (REPO / "rulespecs" / "ball" / "game.yaml").read_text(encoding="utf-8")
+    broken = text.replace('piece_on(z): "first(p for p in pieces where p.at == z)"', 'piece_on(z): "1"')
+    assert broken != text
+    (tmp_path / "game.yaml").write_text(broken, encoding="utf-8")
+    error = spec_error(tmp_path / "game.yaml")
+    lines = broken.splitlines()
+    assert (error.code, lines[error.position.line - 1].strip()) == ("RC303", "p.down = true;")
+    (call, called), (let, set_here) = error.notes
+    assert called == "in knock_down(), called here with p = opponent (a number)"
+    assert lines[call.line - 1].strip() == "knock_down(opponent);"
+    assert set_here == "opponent is set here" and "let opponent = piece_on(to)" in lines[let.line - 1]
+    assert f"{call}: note: {called}" in str(error).splitlines()

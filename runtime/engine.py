@@ -492,7 +492,9 @@ class State:
             die = rules.dice[node.die]
             value = die.outcomes[action]
             if events is not None:
-                events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type}))
+                roller = node.actor(s) if node.actor is not None else None
+                events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type,
+                                                   "team": roller}))
             self._jump(node.run(s, value, events), node.next, node)
         else:
             actor = self._actor if self._actor is not None else self.current_player()

@@ -51,6 +51,21 @@ def test_a_notation_typed_in_another_case_is_played(tmp_path):
     assert "x: C3" in screen
 
 
+def test_a_formation_is_listed_and_typed_as_the_rulebook_writes_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="4-4-2\nq\n").output
+    assert re.search(r"^ +\d+\. 4-4-2$", screen, re.M) and "formation 0-0" not in screen
+    assert "  home line up 4-4-2" in screen
+
+
+def test_a_formation_is_typed_as_written_also_under_finnish(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="4-4-2\nq\n").output
+    assert re.search(r"^ +\d+\. ryhmitys 4-4-2$", screen, re.M)
+    assert "  Kotijoukkue: ryhmitys 4-4-2" in screen
+
+
 def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("tictactoe", "--human", "x", "--human", "o", "--seed", 1, input="A1\nA1\nq\n").output

@@ -48,7 +48,8 @@ class ActionsReader(FlowReader):
                          actions.where(name), "split the choice into steps: choose one parameter, then the next")
             action.notation = str(spec.get("notation", name + "".join(f" {{{p.name}}}" for p in action.params)))
             FieldTemplate.parse(spec.get("notation", action.notation), {p.name: p.type == T.BOOL for p in action.params},
-                                code="RC348", what=f"the notation of '{name}'", position=spec.value_at("notation"))
+                                code="RC348", what=f"the notation of '{name}'", position=spec.value_at("notation"),
+                                numbers={p.name for p in action.params if p.type == T.INT})
             if "then" in spec:
                 action.subflow = self.then_steps(str(name), action.rule, spec["then"], spec.value_at("then"), nodes)
             self._action_specs[action.name] = spec

@@ -287,6 +287,19 @@ class FlowReader(Sizes):
         # the roll is an assignment of the die's value to the place named by into:
         node.body = self.effects.effects(Text(f"{target} = __roll__", target.position, target._offsets),
                                          scope.bind("__roll__", value), rule=node.rule)
+        node.actor = self._roller(node.body, scope)
+
+    @staticmethod
+    def _roller(body, scope):
+        """Whose roll it is, for the dice line: the team whose field the roll goes into
+        (``into: home.start_roll``), else in an action's then-steps the team taking the action;
+        None when the roll is nobody's (``into: special_roll`` in a phase of its own)."""
+        store = body[0] if len(body) == 1 else None
+        if isinstance(store, ir.Store) and store.target.field.of == "team" and store.target.index is not None:
+            return store.target.index
+        if isinstance(scope.names.get("actor"), ir.Expr):
+            return scope.names["actor"]
+        return None
 
     def _choice(self, node, step, actions, scope):
         names = step[node.kind]

@@ -281,6 +281,8 @@ class _Module:
         elif node.kind == "roll":
             out.append(_function(f"roll_{suffix}", ["s", "value", "ev"], self.emit.statements(node.body),
                                  f"Phase {node.phase}, rule {_ascii(node.rule, 40)}: roll {node.die}."))
+            if node.actor is not None:
+                out.append(_function(f"actor_{suffix}", ["s"], _returning(self.emit.expr(node.actor), node.actor.where), doc))
         elif node.kind == "after":
             out.append(_function(f"repeat_{suffix}", ["s"], _returning(self.emit.expr(node.repeat), node.repeat.where)))
         else:
@@ -360,7 +362,7 @@ class _Module:
         choice = node.kind in ("choose", "secret")
         return call("FlowNode", const(node.index), const(node.kind), const(node.phase), const(node.rule),
                     const(node.next), name(f"guard_{suffix}") if node.guard is not None else const(None),
-                    name(run) if run else const(None), name(f"actor_{suffix}") if choice else const(None),
+                    name(run) if run else const(None), name(f"actor_{suffix}") if choice or node.actor is not None else const(None),
                     name(f"legal_{suffix}") if choice else const(None),
                     literal(tuple(a.index for a in node.actions)), const(node.die), const(node.target),
                     const(node.owner_action is not None), const(node.skip))

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rulecraft.errors import InputError, MissingExtraError, RulecraftError, ScenarioError
+from rulecraft.progress import working
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rulecraft: write a board game's rules once; play, test and publish them.")
@@ -435,7 +436,8 @@ def simulate(game: str = typer.Argument(..., help="Game name or path."),
         _output_path(json_file, "--json")
         options = _options(option)
         _check_sides(_game(game, options), bot)
-        batch = play_batch(partial(_game, game, options), games, seed, jobs=jobs, bot=bot)
+        with working(errors, f"playing {games} matches"):
+            batch = play_batch(partial(_game, game, options), games, seed, jobs=jobs, bot=bot)
         summary = batch.summary()
         console.print(f"{batch.game}, {games} matches, {bot} bots, seed {seed}, {jobs} process"
                       f"{'es' if jobs > 1 else ''}: {batch.seconds:.2f} s, "
@@ -480,7 +482,8 @@ def ladder(game: str = typer.Argument(..., help="Game name or path (two teams)."
         problem = ladder_problem(loaded, names)
         if problem is not None:
             raise InputError(problem, code="RC107")
-        results = run_ladder(partial(_game, game, options), names, games, seed, jobs=jobs)
+        with working(errors, f"playing the ladder, {games} matches per rung"):
+            results = run_ladder(partial(_game, game, options), names, games, seed, jobs=jobs)
         console.print(f"{loaded.id}, {games} matches per rung (half each seating), seed {seed}",
                       highlight=False, soft_wrap=True)
         table = Table("weaker", "stronger", "wins", "draws", "losses", "score", "95 % interval",
@@ -546,8 +549,9 @@ def bench(games: list[str] = typer.Argument(None, metavar="GAME",
         config = Config(games=tuple(games or ()), rounds=rounds, playouts=playouts, calls=calls,
                         compile_repeats=compile_repeats, min_seconds=min_seconds, site=site,
                         baseline=None if baseline is None else str(baseline))
-        report = run(config, progress=lambda text: errors.print(text, style="dim", highlight=False,
-                                                                markup=False))
+        with working(errors, "measuring", lambda text: errors.print(text, style="dim", highlight=False,
+                                                                    markup=False)) as update:
+            report = run(config, progress=update)
         for renderable in renderables(report):
             console.print(renderable, highlight=False)
         if json_file is not None:
@@ -577,7 +581,8 @@ def site_build(out: Path = typer.Option(Path("build/site"), "--out", help="Folde
     """Build every game's rulebook (all six languages) into a static site; fails on any problem."""
     def body():
         from rulecraft.site.build import build_site
-        result = build_site(root, out=out, source=source, site_url=site_url, languages=lang, games=game)
+        with working(errors, "building the rulebook site"):
+            result = build_site(root, out=out, source=source, site_url=site_url, languages=lang, games=game)
         console.print(f"built {', '.join(result.games)} in {len(result.languages)} languages into "
                       f"{result.site_dir} in {result.seconds:.1f} s (pages {result.generate_seconds:.1f} s, "
                       f"MkDocs {result.seconds - result.generate_seconds:.1f} s)", highlight=False, markup=False)

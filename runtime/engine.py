@@ -104,11 +104,7 @@ class Game:
         action = self.action_def(action_id)
         if action is None:
             return f"#{action_id}"
-        texts, flags = {}, {}
-        for (name, kind, _, _), value in zip(action.params, action.decode(action_id)):
-            texts[name] = self.display(kind, value)
-            flags[name] = kind == "bool" and bool(value)
-        return self._notations[action.name].fill(texts, flags)
+        return self._notations[action.name].fill(*notation_values(self, action, action_id))
 
     def notation_template(self, action) -> FieldTemplate:
         """The parsed ``notation:`` of an :class:`ActionDef` (see :mod:`rulecraft.runtime.template`)."""
@@ -492,7 +488,9 @@ class State:
             die = rules.dice[node.die]
             value = die.outcomes[action]
             if events is not None:
-                events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type}))
+                roller = node.actor(s) if node.actor is not None else None
+                events.append(("roll", node.rule, {"die": die.name, "value": value, "type": die.type,
+                                                   "team": roller}))
             self._jump(node.run(s, value, events), node.next, node)
         else:
             actor = self._actor if self._actor is not None else self.current_player()
@@ -759,7 +757,25 @@ def parse_notation(action, template: str | None = None) -> FieldTemplate:
     a true/false one. Raises :class:`~rulecraft.errors.SpecError` (RC348) for a bad template."""
     fields = {name: kind == "bool" for name, kind, _, _ in action.params}
     return FieldTemplate.parse(action.notation if template is None else template, fields,
-                               what=f"the notation of '{action.name}'")
+                               what=f"the notation of '{action.name}'", numbers=int_params(action))
+
+
+def int_params(action) -> set:
+    """The whole-number parameters of ``action`` (an :class:`ActionDef`): what a sum field of its
+    notation may add."""
+    return {name for name, kind, _, _ in action.params if kind == "int"}
+
+
+def notation_values(game: "Game", action, action_id: int, show=None) -> tuple[dict, dict, dict]:
+    """The texts, true/false flags and whole numbers of ``action_id``'s parameters, as a
+    notation template fills them; ``show(kind, value)`` writes a value (default
+    :meth:`Game.display`)."""
+    texts, flags, numbers = {}, {}, {}
+    for (name, kind, _, _), value in zip(action.params, action.decode(action_id)):
+        texts[name] = (show or game.display)(kind, value)
+        flags[name] = kind == "bool" and bool(value)
+        numbers[name] = value
+    return texts, flags, numbers
 
 
 def rule_failure(state: State, error: Exception) -> RuleFailure:

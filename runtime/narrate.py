@@ -5,7 +5,10 @@ and ``end``; a spec adds its own with ``event name(key: value, ...)``. A game's 
 (``text/<lang>.yaml``, key ``events:``) gives a Jinja2 template per kind, with the event's values
 and ``rule`` as variables (names already shown as names; a ``phase`` message gets the phase's
 title as ``phase`` and its spec name as ``id``); the message ``secret`` is the line of a secret
-choice (only ``team``: what was chosen is never shown). Kinds without a template print as
+choice (only ``team``: what was chosen is never shown). An ``action`` event also carries ``named``,
+true when its notation already names the acting team (:meth:`Narrator.names_team`), so a message
+need not name it twice; a ``roll`` event carries ``team``, whose roll it is (empty when nobody's:
+see the ``into:`` of a roll step in docs/spec-reference.md). Kinds without a template print as
 ``kind (rule r) key=value …``. A template naming an unknown variable is an error, never blank.
 Messages render in :class:`rulecraft.sandbox.Sandbox` (text files are untrusted: nothing in a
 message can reach Python), and a bad one is reported at its text file's line and column.
@@ -23,8 +26,8 @@ from rulecraft.sandbox import Sandbox, TemplateProblem
 
 DEFAULTS = {
     "phase": "— {{ phase }} (rule {{ rule }})",
-    "action": "{{ team }}: {{ notation }}",
-    "roll": "  {{ die }} rolls {{ value }}",
+    "action": "{% if not named %}{{ team }}: {% endif %}{{ notation }}",
+    "roll": "  {{ team or die }} rolls {{ value }}",
     "end": "Game over — {{ returns }}",
     "secret": "{{ team }}: chooses in secret",
 }
@@ -68,6 +71,19 @@ class Narrator:
         """How a decision action id is written in the play-by-play."""
         return self.game.action_notation(action)
 
+    def names_team(self, action: int, team: int) -> bool:
+        """Whether the notation of ``action`` already names ``team``, the team taking it: a team
+        parameter that is the team (``home starts with the ball``) or one of the team's own pieces,
+        whose names carry their team (``free move home outfield 2 to L2``); the action line then
+        need not name the team again."""
+        game = self.game
+        definition = game.action_def(action)
+        if definition is None:
+            return False
+        return any(value == team if kind == "team" else
+                   kind == "piece" and value >= 0 and game.rules.piece_team[value] == team
+                   for (_, kind, _, _), value in zip(definition.params, definition.decode(action)))
+
     def values(self, kind: str, rule: str, values: dict) -> dict:
         """The event's values as display strings (names for teams, spaces, pieces, enums)."""
         game = self.game
@@ -77,10 +93,13 @@ class Narrator:
             if kind == "phase":
                 shown[key] = self.phase_title(value)
                 shown["id"] = value
+            elif kind == "roll" and key == "team":
+                shown[key] = game.display("team", value) if value is not None and value >= 0 else ""
             elif kind in ("action", "end", "secret") and key == "team":
                 shown[key] = game.display("team", value)
             elif kind == "action" and key == "notation":
                 shown[key] = self.notation(values["action"])
+                shown["named"] = self.names_team(values["action"], values["team"])
             elif kind == "roll" and key == "value":
                 shown[key] = game.display(values.get("type", "int"), value)
             elif kind == "end" and key == "returns":

@@ -4,11 +4,15 @@ A notation is the action's ``notation:`` template with each parameter shown as a
 (``ATK X5 moves to 9F``). Games with large action spaces (BALL has about 180,000 ids) make a
 notation → id table too costly to build, so :func:`action_id` matches the text against each
 action's template instead: literal text must match exactly, and a parameter matches one of the
-values of its type, tried in order and backtracked, so names containing spaces are no problem.
+values of its type, tried in order and backtracked, so names containing spaces are no problem; a sum field (``{10 - d - m}``) matches any whole number.
 The id found is checked by writing it back (``Game.action_notation``).
 """
 
 from __future__ import annotations
+
+import re
+
+NUMBER = re.compile(r"-?[0-9]+")
 
 
 def action_id(game, notation: str) -> int | None:
@@ -36,6 +40,13 @@ def _match(game, action, parts, text: str, index: int, position: int, values: di
     if not text.startswith(part.literal, position):
         return None
     position += len(part.literal)
+    if name is None and part.terms:
+        # a sum field (``{10 - d - m}``) binds no parameter: it matches a whole number here, and
+        # the id found is checked by writing it back
+        number = NUMBER.match(text, position)
+        if number is None:
+            return None
+        return _match(game, action, parts, text, index + 1, number.end(), values)
     if name is None:
         return _match(game, action, parts, text, index + 1, position, values)
     if name in values:

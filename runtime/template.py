@@ -3,6 +3,9 @@
 A field template is literal text with named fields, and nothing else:
 
 * ``{name}`` writes the field's text (``{player} to {zone}``, ``{col_letter}{row}``);
+* ``{a + b - 1}`` writes a sum of whole-number fields and whole numbers (``+`` and ``-`` only),
+  for a value the notation shows that is not a field of its own (taktinen's formation writes
+  ``{d}-{m}-{10 - d - m}``, as the rulebook writes formations: ``4-4-2``);
 * ``{flag: words}`` writes ``words`` (everything after the colon, spaces included) when the
   true/false field ``flag`` is true, and nothing when it is false
   (``{zone}{with_ball: with the ball}``);
@@ -26,17 +29,22 @@ from rulecraft.errors import Position, SpecError
 from rulecraft.limits import MAX_TEMPLATE
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+TERM = r"(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]{1,9})"
+SUM = re.compile(rf"\{{ *({TERM}(?: *[+-] *{TERM})+) *\}}")
+SUM_TERM = re.compile(rf"([+-]?) *({TERM})")
 GRID_FIELDS = ("row", "col", "col_letter", "row_letter")   # what a grid's ``name:`` may write
 
 
 @dataclass(frozen=True)
 class Part:
     """One piece of a template: ``literal`` text, then the field ``name`` (None for none);
-    ``words`` is the text of a ``{flag: words}`` field (None for a plain ``{name}``)."""
+    ``words`` is the text of a ``{flag: words}`` field (None for a plain ``{name}``); ``terms``
+    the ``(sign, name or number)`` terms of a ``{a - b}`` sum field (``name`` is then None)."""
 
     literal: str
     name: str | None = None
     words: str | None = None
+    terms: tuple = ()
 
     def written(self, text: str, flag: bool) -> str:
         """What the field writes for a value shown as ``text`` whose truth is ``flag``."""
@@ -47,22 +55,25 @@ class Part:
 
 class FieldTemplate:
     """A parsed field template (see the module docstring). ``parts`` are its :class:`Part`\\ s
-    in order, ``names`` the fields it writes."""
+    in order, ``names`` the fields it writes, ``summed`` the fields its sum fields add."""
 
-    __slots__ = ("source", "parts", "names")
+    __slots__ = ("source", "parts", "names", "summed")
 
     def __init__(self, source: str, parts: tuple):
         self.source = source
         self.parts = parts
         self.names = frozenset(part.name for part in parts if part.name is not None)
+        self.summed = frozenset(term for part in parts for _, term in part.terms if not term.isdigit())
 
     @classmethod
     def parse(cls, text: str, fields: dict | None = None, *, code: str = "RC348",
-              what: str = "this template", position: Position | None = None) -> "FieldTemplate":
+              what: str = "this template", position: Position | None = None,
+              numbers=None) -> "FieldTemplate":
         """Parse ``text`` (a plain string, or a loader ``Text`` that knows its position).
 
         ``fields`` maps each name the template may use to True when it is a true/false field
-        (one that ``{flag: words}`` may test); None accepts any name. Raises :class:`SpecError`
+        (one that ``{flag: words}`` may test); None accepts any name. ``numbers`` names the
+        whole-number fields a sum field may add (None: any field that is not true/false). Raises :class:`SpecError`
         with ``code`` at the position of the first mistake: inside a ``Text`` that character's
         file:line:col, else ``position``.
         """
@@ -86,6 +97,12 @@ class FieldTemplate:
                 literal.append(char)
                 index += 1
                 continue
+            summed = SUM.match(source, index)
+            if summed is not None:
+                parts.append(Part("".join(literal), terms=_terms(text, summed, fields, numbers, code, what,
+                                                                 position)))
+                literal, index = [], summed.end()
+                continue
             part, index = _field(text, source, index, fields, code, what, position)
             parts.append(Part("".join(literal), *part))
             literal = []
@@ -93,16 +110,19 @@ class FieldTemplate:
             parts.append(Part("".join(literal)))
         return cls(source, tuple(parts))
 
-    def fill(self, values: dict, flags: dict | None = None) -> str:
+    def fill(self, values: dict, flags: dict | None = None, numbers: dict | None = None) -> str:
         """The template written with ``values`` (field name → text); a ``{flag: words}`` field
-        writes its words when ``flags[flag]`` is true. Raises KeyError for a field without a
-        value."""
+        writes its words when ``flags[flag]`` is true, a sum field the sum of its ``numbers``
+        (field name → int). Raises KeyError for a field without a value."""
         flags = flags or {}
         out = []
         for part in self.parts:
             out.append(part.literal)
             if part.name is not None:
                 out.append(part.written(values[part.name], flags.get(part.name, False)))
+            elif part.terms:
+                out.append(str(sum((-1 if sign == "-" else 1) * (int(term) if term.isdigit() else numbers[term])
+                                   for sign, term in part.terms)))
         return "".join(out)
 
     def __repr__(self) -> str:
@@ -143,6 +163,20 @@ def _field(text, source: str, start: int, fields, code, what, position) -> tuple
         raise _error(text, index, f"conversions ('!r', '!s') are not allowed in {what}", code,
                      position, hint=f"write {{{name}}}")
     raise _error(text, start, f"this field is not closed with '}}' in {what}", code, position)
+
+
+def _terms(text, match, fields, numbers, code, what, position) -> tuple:
+    """The ``(sign, term)`` terms of the sum field ``match``; each name must be one of
+    ``numbers`` (when given) and a field that is not true/false."""
+    terms = tuple(SUM_TERM.findall(match.group(1)))
+    if numbers is None and fields is not None:
+        numbers = {name for name, flag in fields.items() if not flag}
+    for _, term in terms:
+        if not term.isdigit() and numbers is not None and term not in numbers:
+            known = ", ".join(sorted(numbers)) or "none"
+            raise _error(text, match.start() + 1, f"{what} adds '{term}', which is not one of its "
+                         "number fields", code, position, hint=f"its fields: {known}")
+    return terms
 
 
 def _error(text, offset: int, message: str, code: str, position, hint: str | None = None) -> SpecError:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from rulecraft.runtime.engine import parse_notation
+from rulecraft.runtime.engine import notation_values, parse_notation
 from rulecraft.runtime.narrate import Narrator
 from rulecraft.sandbox import Exposed
 from rulecraft.site.book import Book
@@ -87,16 +87,16 @@ class Names:
         """An action id written with this language's ``notations:`` template."""
         game = self.game
         definition = game.action_def(action)
-        texts, flags = {}, {}
-        for (name, kind, _, _), value in zip(definition.params, definition.decode(action)):
-            shown = game.display(kind, value)
-            if kind == "piece":
-                shown = self.piece(value)
-            elif kind in ("team", "kind") or kind.startswith("enum:"):
-                shown = str(self.word(shown))
-            texts[name] = shown
-            flags[name] = kind == "bool" and bool(value)
-        return self.notation_template(definition).fill(texts, flags)
+        return self.notation_template(definition).fill(*notation_values(game, definition, action, self.shown))
+
+    def shown(self, kind: str, value: int) -> str:
+        """A parameter's value as this language's notation writes it (piece names, glossary terms)."""
+        if kind == "piece":
+            return self.piece(value)
+        shown = self.game.display(kind, value)
+        if kind in ("team", "kind") or kind.startswith("enum:"):
+            return str(self.word(shown))
+        return shown
 
 
 class Narration(Narrator):

@@ -6,9 +6,10 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from rulecraft.compiler import game_names, load_rules
-from rulecraft.errors import ScenarioError
+from rulecraft.errors import ScenarioError, SpecError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.notation import action_id
+from rulecraft.runtime.template import FieldTemplate
 from rulecraft.runtime.scenario import Scenario, run_scenario
 
 GAMES = {name: Game(load_rules(name)) for name in game_names()}
@@ -43,3 +44,14 @@ def test_a_scenario_naming_no_action_of_the_game_fails_instead_of_passing_vacuou
     scenario = Scenario("T", "T", "1", "inline", steps=[step])
     with pytest.raises(ScenarioError, match=message):
         run_scenario(GAMES["tictactoe"], scenario)
+
+
+def test_a_sum_field_writes_the_value_the_rulebook_shows():
+    template = FieldTemplate.parse("{d}-{m}-{10 - d - m}", {"d": False, "m": False})
+    assert template.fill({"d": "4", "m": "4"}, {}, {"d": 4, "m": 4}) == "4-4-2"
+
+
+def test_a_sum_field_adds_only_whole_number_fields():
+    with pytest.raises(SpecError) as error:
+        FieldTemplate.parse("{10 - d - team}", {"d": False, "team": False}, numbers={"d"})
+    assert error.value.code == "RC348" and "adds 'team', which is not one of its number fields" in str(error.value)

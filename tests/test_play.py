@@ -51,6 +51,21 @@ def test_a_notation_typed_in_another_case_is_played(tmp_path):
     assert "x: C3" in screen
 
 
+def test_a_formation_is_listed_and_typed_as_the_rulebook_writes_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="4-4-2\nq\n").output
+    assert re.search(r"^ +\d+\. 4-4-2$", screen, re.M) and "formation 0-0" not in screen
+    assert "  home line up 4-4-2" in screen
+
+
+def test_a_formation_is_typed_as_written_also_under_finnish(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="4-4-2\nq\n").output
+    assert re.search(r"^ +\d+\. ryhmitys 4-4-2$", screen, re.M)
+    assert "  Kotijoukkue: ryhmitys 4-4-2" in screen
+
+
 def test_an_illegal_move_names_the_rule_that_forbids_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("tictactoe", "--human", "x", "--human", "o", "--seed", 1, input="A1\nA1\nq\n").output
@@ -179,6 +194,31 @@ def test_the_result_is_printed_once_also_in_finnish():
                  input="").output.splitlines()
     assert [line for line in lines if "+0" in line] == ["Pisteet: kotijoukkue +0, vierasjoukkue +0"]
     assert lines[-1].startswith("peli päättyi 403 siirron jälkeen") and "tulos" not in lines[-1]
+
+
+def test_dice_lines_name_whose_roll_it_is():
+    pig = play("pig", "--seed", 3, "-O", "target=20", input="").output.splitlines()
+    rolls = [line.strip() for line in pig if " rolls " in line]
+    assert rolls and all(line.split()[0] in ("first", "second") for line in rolls), rolls[:5]
+    lines = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output.splitlines()
+    start = lines.index("— Starting roll (rule 3.2)")
+    assert [line.strip() for line in lines[start + 1:start + 3]] == ["home rolls 5", "away rolls 4"]
+    assert "d6 rolls" not in "\n".join(lines[start:start + 3])
+
+
+def test_dice_lines_name_the_roller_in_finnish():
+    pytest.importorskip("babel")
+    lines = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", "--lang", "fi",
+                 input="").output.splitlines()
+    assert "  kotijoukkueen nopanheitto: 5" in lines and "  vierasjoukkueen nopanheitto: 4" in lines
+
+
+def test_no_line_names_a_team_twice():
+    lines = play("taktinen", "--seed", 7, "-O", "max_turns_per_half=10", input="").output.splitlines()
+    twice = [line for line in lines for team in ("home", "away")
+             if line.startswith(f"{team}: ") and f" {team} " in line[len(team) + 1:]]
+    assert twice == [], twice[:5]
+    assert "free move home outfield 1 to C2" in lines
 
 
 def test_quiet_prints_the_end_line_only_and_summary_counts_actions():

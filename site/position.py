@@ -15,6 +15,12 @@ import math
 
 SMALL_RADIUS = 8          # pieces drawn smaller than this get a smaller mark
 MARKER_RADIUS = 9
+UNIT = 10                 # a piece's shape is drawn at this radius and scaled to its place's
+# Teams are told apart by shape as well as colour, by team index: circle, square, diamond, then
+# round again (paths at radius UNIT, of about the same area).
+SHAPES = ('<circle class="rc-piece-shape" r="10"{scale}/>',
+          '<rect class="rc-piece-shape" x="-8.9" y="-8.9" width="17.8" height="17.8"{scale}/>',
+          '<path class="rc-piece-shape" d="M0 -12.5 L12.5 0 L0 12.5 L-12.5 0 Z"{scale}/>')
 
 
 def stage(data: dict, boxes: dict, labels) -> dict:
@@ -96,6 +102,13 @@ def position_lines(data: dict, frame: dict, labels) -> list[str]:
     return lines
 
 
+def piece_shape(team: int, radius: float) -> str:
+    """The SVG shape of a piece of team number ``team`` (:data:`SHAPES`), scaled to ``radius``;
+    its stroke keeps its width whatever the scale (``vector-effect`` in ``player.css``)."""
+    scale = "" if radius == UNIT else f' transform="scale({radius / UNIT:g})"'
+    return SHAPES[team % len(SHAPES)].format(scale=scale)
+
+
 def layers_svg(data: dict, frame: dict) -> str:
     """The SVG layers of markers and pieces, drawn where ``frame`` (from :func:`stage`) puts them;
     every piece and marker is drawn, those off the board hidden, so the player can move them."""
@@ -117,10 +130,10 @@ def layers_svg(data: dict, frame: dict) -> str:
             classes += " rc-small" * small
             where = f' transform="translate({x:g},{y:g})"'
         else:
-            radius, where = 10, ' style="display: none"'
+            radius, where = UNIT, ' style="display: none"'
         name = escape(data["spaces"][space]) if space >= 0 else ""
         parts.append(f'<g class="{classes}" data-piece="{index}" data-space="{name}"{where}>'
-                     f'<circle r="{radius:g}"/><text class="rc-piece-mark" text-anchor="middle" dy="0.35em">'
+                     f'{piece_shape(piece["team"], radius)}<text class="rc-piece-mark" text-anchor="middle" dy="0.35em">'
                      f'{escape(piece["mark"])}</text><title>{escape(title)}</title></g>')
     parts.append('</g>')
     return "".join(parts)

@@ -9,6 +9,7 @@ site is proven to work offline. Screenshots go to ``test-output/``.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 import re
 import shutil
@@ -22,7 +23,7 @@ from rulecraft.site.build import build_site
 from rulecraft.site.pages import PAGE_FILES
 from rulecraft.site.texts import LANGUAGES
 
-from colours import contrast
+from colours import DEFICIENCIES, contrast, delta_e_seen
 from helpers import CHROMIUM, CHROMIUM_ARGS, free_port, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -204,23 +205,31 @@ def test_screenshots_of_a_finnish_board_and_russian_rules(page, site):
     assert (OUTPUT / "ru-rules.png").stat().st_size > 10_000
 
 
-# Every highlighted space of every frame of a page's players: its computed fill and stroke, and
-# those of the same space with its highlight classes taken away (its plain rendering).
+# Every highlighted space and piece of every frame of a page's players: its computed colours, and
+# those of the same element with its highlight classes taken away (its plain rendering); for a
+# space, the fills of the pieces standing on it.
 _HIGHLIGHTS = """root => {
   const seen = [];
   const player = root.rcPlayer;
+  const paint = (element, inner) => {
+    const lit = getComputedStyle(element.querySelector(inner));
+    const state = {fill: lit.fill, stroke: lit.stroke};
+    const classes = ['rc-legal', 'rc-chosen'].filter(c => element.classList.contains(c));
+    element.classList.remove(...classes);
+    const plain = getComputedStyle(element.querySelector(inner));
+    Object.assign(state, {classes, plainFill: plain.fill, plainStroke: plain.stroke});
+    element.classList.add(...classes);
+    return state;
+  };
   for (let i = 0; i < player.data.frames.length; i++) {
     player.go(i);
     root.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
-      const rect = space.querySelector('rect');
-      const lit = getComputedStyle(rect);
-      const state = [lit.fill, lit.stroke];
-      const classes = ['rc-legal', 'rc-chosen'].filter(c => space.classList.contains(c));
-      space.classList.remove(...classes);
-      const plain = getComputedStyle(rect);
-      seen.push({frame: i, space: space.dataset.space, classes, fill: state[0], stroke: state[1],
-                 plainFill: plain.fill, plainStroke: plain.stroke});
-      space.classList.add(...classes);
+      const on = [...root.querySelectorAll(`g.rc-piece[data-space="${space.dataset.space}"]`)]
+        .map(piece => getComputedStyle(piece.querySelector('.rc-piece-shape')).fill);
+      seen.push({frame: i, space: space.dataset.space, pieces: on, ...paint(space, 'rect')});
+    });
+    root.querySelectorAll('g.rc-piece.rc-legal, g.rc-piece.rc-chosen').forEach(piece => {
+      seen.push({frame: i, piece: piece.dataset.piece, ...paint(piece, '.rc-piece-shape')});
     });
   }
   player.go(0);
@@ -231,22 +240,53 @@ _HIGHLIGHTS = """root => {
 @pytest.mark.parametrize("game", GAMES)
 def test_every_highlighted_space_stands_out_from_its_plain_rendering(browser, site, game):
     """WCAG 1.4.11: a legal or chosen space's fill or rim has contrast >= 3 : 1 with the same
-    space drawn plain, in every frame of every example (colours as computed by the browser)."""
+    space drawn plain, and its fill 3 : 1 with every piece standing on it; a legal or chosen
+    piece's rim 3 : 1 with its plain rim and with its own fill; in every frame of every example
+    (colours as computed by the browser)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     tab = context.new_page()
     tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
     players = tab.locator(".rc-player[data-rc-ready]")
     players.first.wait_for()
-    weak, count = [], 0
+    weak, spaces = [], 0
     for index in range(players.count()):
         for seen in players.nth(index).evaluate(_HIGHLIGHTS):
-            count += 1
-            best = max(contrast(seen["fill"], seen["plainFill"]), contrast(seen["stroke"], seen["plainStroke"]))
-            if best < 3:
-                weak.append((index, seen, round(best, 2)))
+            if "space" in seen:
+                spaces += 1
+                best = max(contrast(seen["fill"], seen["plainFill"]), contrast(seen["stroke"], seen["plainStroke"]))
+                worst_piece = min((contrast(seen["fill"], piece) for piece in seen["pieces"]), default=21)
+                low = min(best, worst_piece)
+            else:
+                low = min(contrast(seen["stroke"], seen["plainStroke"]), contrast(seen["stroke"], seen["fill"]))
+            if low < 3:
+                weak.append((index, seen, round(low, 2)))
     context.close()
-    assert count > 0
+    assert spaces > 0
     assert not weak, weak[:5]
+
+
+def test_teams_differ_by_colour_for_every_colour_vision_and_by_shape(browser, site):
+    """Any two teams' pieces, as computed on each game's examples page, differ by CIEDE2000 >= 20
+    under simulated protanopia, deuteranopia and tritanopia, and are drawn in different shapes."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    for game in GAMES:
+        tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
+        teams = tab.locator(".rc-player").first.evaluate("""root => {
+          const teams = {};
+          root.querySelectorAll('g.rc-piece').forEach(piece => {
+            const team = [...piece.classList].find(c => c.startsWith('rc-team-'));
+            const shape = piece.querySelector('.rc-piece-shape');
+            teams[team] = [getComputedStyle(shape).fill, shape.tagName];
+          });
+          return Object.values(teams);
+        }""")
+        assert len(teams) >= 2, game
+        for (one, shape_one), (two, shape_two) in itertools.combinations(teams, 2):
+            assert shape_one != shape_two, (game, shape_one)
+            for deficiency in DEFICIENCIES:
+                assert delta_e_seen(one, two, deficiency) >= 20, (game, one, two, deficiency)
+    context.close()
 
 
 # --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get

@@ -17,6 +17,7 @@
   "use strict";
 
   var PLAY_DELAY = 1800;
+  var UNIT = 10;
   var REDUCED_MOTION = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   function reducedMotion() {
@@ -52,7 +53,8 @@
       var spot = frame.places[piece];
       place(group, this.spaceName(space), spot);
       if (spot) {
-        group.querySelector("circle").setAttribute("r", String(spot[2]));
+        /* shapes are drawn at radius UNIT (rulecraft.site.position) and scaled to the place's */
+        group.querySelector(".rc-piece-shape").setAttribute("transform", "scale(" + spot[2] / UNIT + ")");
         group.classList.toggle("rc-small", spot[3]);
       }
     }, this);

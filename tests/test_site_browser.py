@@ -289,6 +289,71 @@ def test_teams_differ_by_colour_for_every_colour_vision_and_by_shape(browser, si
     context.close()
 
 
+# What a board shows (over every frame of a player), as legend keys, and its legend's entries.
+_LEGEND = """root => {
+  const shown = new Set();
+  const visible = e => getComputedStyle(e).display !== 'none';
+  const look = () => {
+    root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+      if (!visible(piece)) return;
+      piece.classList.forEach(c => {
+        if (c.startsWith('rc-team-') || c.startsWith('rc-flag-')) shown.add(c.slice(3));
+      });
+    });
+    root.querySelectorAll('svg.rc-board .rc-legal').forEach(() => shown.add('legal'));
+    root.querySelectorAll('svg.rc-board .rc-chosen').forEach(() => shown.add('chosen'));
+    root.querySelectorAll('svg.rc-board g.rc-marker').forEach(marker => {
+      if (visible(marker)) marker.classList.forEach(c => { if (c.startsWith('rc-marker-')) shown.add(c.slice(3)); });
+    });
+    root.querySelectorAll('svg.rc-board g.rc-area[data-area]').forEach(a => shown.add('area-' + a.dataset.area));
+  };
+  const player = root.rcPlayer;
+  if (player) {
+    for (let i = 0; i < player.data.frames.length; i++) { player.go(i); look(); }
+    player.go(0);
+  } else look();
+  const paint = shape => shape ? [getComputedStyle(shape).fill, shape.tagName] : null;
+  const teams = {};
+  root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+    const team = [...piece.classList].find(c => c.startsWith('rc-team-')).slice(3);
+    teams[team] = paint(piece.querySelector('.rc-piece-shape'));
+  });
+  const legend = [...root.querySelectorAll('.rc-legend li')].map(li => ({
+    key: li.dataset.legend, text: li.textContent.trim(), visible: li.getBoundingClientRect().width > 0,
+    paint: paint(li.querySelector('svg g.rc-piece .rc-piece-shape'))}));
+  return {shown: [...shown].sort(), teams, legend};
+}"""
+
+
+def _assert_legend(found: dict, team_names: list[str], where: str):
+    """The legend names exactly what the board shows, each entry with words and a swatch, and a
+    team's entry is that team's name beside a piece painted and shaped as its pieces are."""
+    keys = [item["key"] for item in found["legend"]]
+    assert sorted(keys) == found["shown"], (where, keys, found["shown"])
+    for item in found["legend"]:
+        assert item["text"] and item["visible"], (where, item)
+        if item["key"].startswith("team-"):
+            assert item["text"] == team_names[int(item["key"][5:])], (where, item)
+            assert item["paint"] == found["teams"][item["key"]], (where, item)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legend_names_each_colour_and_marker_its_board_shows(page, site, game, language):
+    """Under the board page's board and under each example: one entry per team on the board, per
+    highlight, marker, flag and area the board shows in some step, and nothing else (the examples
+    sampled across languages: every example in one language, each language a sixth)."""
+    page.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = page.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    names = players.first.evaluate("root => root.rcPlayer.data.teams")
+    for index in range(LANGUAGES.index(language), players.count(), len(LANGUAGES)):
+        _assert_legend(players.nth(index).evaluate(_LEGEND), names, f"example {index}")
+    page.goto(_url(site["base"], language, f"{game}/board.md"))
+    _assert_legend(page.locator(".rc-board-frame").evaluate(_LEGEND), names, "board page")
+    assert not page.problems, page.problems
+
+
 # --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get
 
 ACCESS_LANGUAGES = ("en", "ru")       # languages whose players a screen reader's view is checked in

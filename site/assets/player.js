@@ -60,7 +60,9 @@
     }, this);
     (frame.markers || []).forEach(function (space, index) {
       var name = this.spaceName(space);
-      place(this.markers[index], name, frame.spots[index]);
+      var spot = frame.spots[index];
+      place(this.markers[index], name, spot);
+      if (spot) this.markers[index].querySelector("circle").setAttribute("r", String(spot[2]));
       Object.keys(this.rects).forEach(function (key) {
         this.rects[key].group.classList.toggle("rc-has-" + this.data.markers[index].field, key === name);
       }, this);

@@ -79,12 +79,12 @@ def _places(data: dict, frame: dict, boxes: dict) -> list:
 
 
 def _spot(boxes: dict, spaces: list, space: int, index: int, places: list, holder: int):
-    """Where marker number ``index`` sits, ``[x, y, radius]``: on the upper right of the piece
-    ``holder`` that carries it, clear of the piece's mark; else in its space's bottom right corner
+    """Where marker number ``index`` sits, ``[x, y, radius]``: at the lower right of the piece
+    ``holder`` that carries it, clear of the piece's mark and the space's name; else in its space's bottom right corner
     (side by side), clear of the space's name at the top."""
     if 0 <= holder < len(places) and places[holder]:
         x, y, radius, _ = places[holder]
-        return [round(x + radius + 2, 1), round(y - radius, 1), CARRIED_RADIUS]
+        return [round(x + radius + 1, 1), round(y + radius / 2, 1), CARRIED_RADIUS]
     if space < 0:
         return None
     box = boxes[spaces[space]]
@@ -126,7 +126,7 @@ def position_lines(data: dict, frame: dict, labels) -> list[str]:
 
 def piece_shape(team: int, radius: float) -> str:
     """The SVG shape of a piece of team number ``team`` (:data:`SHAPES`), scaled to ``radius``;
-    its stroke keeps its width whatever the scale (``vector-effect`` in ``player.css``)."""
+    its rim scales with it."""
     scale = "" if radius == UNIT else f' transform="scale({radius / UNIT:g})"'
     return SHAPES[team % len(SHAPES)].format(scale=scale)
 

@@ -354,6 +354,89 @@ def test_every_legend_names_each_colour_and_marker_its_board_shows(page, site, g
     assert not page.problems, page.problems
 
 
+# How a player sits on the screen over every frame: its size against the window, whether it
+# scrolls inside, where the narration is against the board, the smallest space name, piece mark and
+# piece drawn, and any marker drawn over a space's name.
+_FIT = """root => {
+  const player = root.rcPlayer;
+  const box = e => e.getBoundingClientRect();
+  const visible = e => getComputedStyle(e).display !== 'none' && box(e).width > 0;
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const result = {heights: [], scrolls: [], text: 99, piece: 99, hidden: []};
+  for (let i = 0; i < player.data.frames.length; i++) {
+    player.go(i);
+    result.heights.push([box(root).height, box(root.querySelector('.rc-controls')).bottom - box(root).top]);
+    [root, ...root.querySelectorAll('*')].forEach(e => {
+      const style = getComputedStyle(e);
+      if (['auto', 'scroll'].includes(style.overflowY) && e.scrollHeight > e.clientHeight + 1
+          || ['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1)
+        result.scrolls.push(e.className.baseVal ?? e.className);
+    });
+    const names = [...root.querySelectorAll('svg.rc-board .rc-space-name')];
+    [...names, ...root.querySelectorAll('svg.rc-board g.rc-piece .rc-piece-mark')].forEach(text => {
+      if (visible(text.parentNode)) result.text = Math.min(result.text, box(text).height);
+    });
+    root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+      if (visible(piece)) result.piece = Math.min(result.piece, box(piece.querySelector('.rc-piece-shape')).width);
+    });
+    root.querySelectorAll('svg.rc-board g.rc-marker').forEach(marker => {
+      if (!visible(marker)) return;
+      names.filter(name => overlap(box(marker), box(name))).forEach(name => result.hidden.push([i, name.textContent]));
+    });
+  }
+  player.go(0);
+  const board = box(root.querySelector('svg.rc-board')), side = box(root.querySelector('.rc-side'));
+  result.beside = side.left >= board.right - 1;
+  result.below = side.top >= board.bottom - 1;
+  result.width = box(root).width;
+  return result;
+}"""
+
+VIEWPORTS = {"wide": (1280, 900), "phone": (390, 844)}
+# On a phone the board, its legend and the controls come first and fit the window; the step's
+# narration follows below them and may run past the window's bottom (a step that plays several
+# phases at once, taktinen's phases 3 to 7 after one roll, does not fit beside a readable board).
+NARRATION_BELOW = ("phone",)
+# The smallest space name or piece mark drawn, in px (a crowded taktinen zone on a phone).
+SMALLEST_TEXT = {"wide": 7, "phone": 6}
+
+
+def _fit_cases():
+    """(viewport, game, language): each viewport and game once, the languages taken in turn."""
+    cases = [(viewport, game) for viewport in VIEWPORTS for game in GAMES]
+    return [(viewport, game, LANGUAGES[number % len(LANGUAGES)]) for number, (viewport, game) in enumerate(cases)]
+
+
+@pytest.mark.parametrize("viewport, game, language", _fit_cases())
+def test_every_example_player_fits_the_screen(browser, site, viewport, game, language):
+    """At 1280 x 900 the board stands beside the narration, on a 390 x 844 phone above it; in
+    every step of every example the whole player (on the phone: the board, legend and controls,
+    ``NARRATION_BELOW``) fits the window below the header without scrolling inside it; space names and piece marks are at least ``SMALLEST_TEXT`` tall,
+    pieces at least 7 px wide, and no marker covers a space's name."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    tab = context.new_page()
+    tab.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = tab.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    header = tab.locator(".md-header").bounding_box()["height"]
+    too_tall = []
+    for index in range(players.count()):
+        fit = players.nth(index).evaluate(_FIT)
+        where = (index, fit)
+        for step, (whole, controls) in enumerate(fit["heights"]):
+            tall = controls if viewport in NARRATION_BELOW else whole
+            if tall > height - header:
+                too_tall.append((index, step, round(tall)))
+        assert fit["width"] <= width, where
+        assert not fit["scrolls"], where
+        assert fit["beside"] if viewport == "wide" else fit["below"], where
+        assert fit["text"] >= SMALLEST_TEXT[viewport] and fit["piece"] >= 7, where
+        assert not fit["hidden"], where
+    context.close()
+    assert not too_tall, too_tall
+
+
 # --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get
 
 ACCESS_LANGUAGES = ("en", "ru")       # languages whose players a screen reader's view is checked in

@@ -9,7 +9,7 @@ naming a partner piece, ``pile``, stacks the two where they stand), the
 dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
 pieces they name, to highlight), the option taken next, and the actions the scenario shows being
-refused with the rule that refuses them.
+refused with the rule that refuses them (and the spaces they name, marked as refused targets).
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "events": lines,
             "legal": _legal(state, names),
             "next": _next(state, following, names),
-            "refused": [{"option": names.notation(action), "rule": rule}
+            "refused": [{"option": names.notation(action), "rule": rule,
+                         "spaces": _targets(state.game, action)[0]}
                         for action, rule in refusals.get(index, [])],
         })
     return data

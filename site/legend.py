@@ -3,7 +3,7 @@
 :func:`legend_items` reads a player's data (or a board page's single frame, both staged by
 :func:`rulecraft.site.position.stage`) and names only what the board shows in some frame: each
 team on the board (its colour in its shape, by the team's name), legal targets and the option
-taken next (a square and a piece as they are highlighted), each marker (the ball, its carrier,
+taken next (a square and a piece as they are highlighted), a target shown refused, each marker (the ball, its carrier,
 a free ball …), each per-piece flag (knocked down …) and each outlined area. Every swatch is
 drawn with the board's own classes, so ``player.css`` paints it exactly as the board.
 """
@@ -21,9 +21,10 @@ PIECE_BOX, SQUARE_BOX = "-14 -14 28 28", "0 0 28 28"
 
 def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
     """The legend's entries for ``data``: dicts of ``key`` (``team-0``, ``legal``, ``chosen``,
-    ``marker-ball``, ``flag-down``, ``area-NAME``), ``label`` (plain text in the page's language)
-    and ``swatch`` (SVG markup, built from escaped text only). ``labels`` are the site's words
-    (``legal_space``, ``chosen``), ``area_names`` each drawn area's name by its spec name."""
+    ``refused``, ``marker-ball``, ``flag-down``, ``area-NAME``), ``label`` (plain text in the
+    page's language) and ``swatch`` (SVG markup, built from escaped text only). ``labels`` are
+    the site's words (``legal_space``, ``chosen``, ``refused``), ``area_names`` each drawn area's
+    name by its spec name."""
     frames = data["frames"]
     items = []
     teams = sorted({data["pieces"][p]["team"] for frame in frames
@@ -33,6 +34,9 @@ def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
     for key, label, state in (("legal", labels["legal_space"], "legal"), ("chosen", labels["chosen"], "next")):
         if any(_names_targets(frame.get(state) if state == "next" else frame.get("legal")) for frame in frames):
             items.append(_item(key, label, _highlight(key, teams[0] if teams else 0)))
+    if any(refusal.get("spaces") for frame in frames for refusal in frame.get("refused", [])):
+        body = '<g class="rc-space rc-refused-target"><rect x="2.5" y="2.5" width="23" height="23"/></g>'
+        items.append(_item("refused", labels["refused"], SWATCH.format(box=SQUARE_BOX, body=body)))
     for index, marker in enumerate(data["markers"]):
         if any(frame["spots"][index] for frame in frames):
             body = (f'<g class="rc-marker rc-marker-{escape(marker["field"])}">'

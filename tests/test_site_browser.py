@@ -139,8 +139,8 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
                 for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
             sync_api.expect(player).to_have_attribute("data-frame", str(number))
             shown, highlighted = player.evaluate(
-                "root => [[...root.querySelectorAll('g.rc-piece')].map(e => e.dataset.space),"
-                " [...root.querySelectorAll('g.rc-space.rc-legal')].map(e => e.dataset.space)]")
+                "root => [[...root.querySelectorAll('svg.rc-board g.rc-piece')].map(e => e.dataset.space),"
+                " [...root.querySelectorAll('svg.rc-board g.rc-space.rc-legal')].map(e => e.dataset.space)]")
             assert shown == expected, f"{scenario.id}, frame {number}"
             assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
             if number + 1 < len(frames):
@@ -211,6 +211,7 @@ def test_screenshots_of_a_finnish_board_and_russian_rules(page, site):
 _HIGHLIGHTS = """root => {
   const seen = [];
   const player = root.rcPlayer;
+  const board = root.querySelector('svg.rc-board');
   const paint = (element, inner) => {
     const lit = getComputedStyle(element.querySelector(inner));
     const state = {fill: lit.fill, stroke: lit.stroke};
@@ -223,12 +224,12 @@ _HIGHLIGHTS = """root => {
   };
   for (let i = 0; i < player.data.frames.length; i++) {
     player.go(i);
-    root.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
-      const on = [...root.querySelectorAll(`g.rc-piece[data-space="${space.dataset.space}"]`)]
+    board.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
+      const on = [...board.querySelectorAll(`g.rc-piece[data-space="${space.dataset.space}"]`)]
         .map(piece => getComputedStyle(piece.querySelector('.rc-piece-shape')).fill);
       seen.push({frame: i, space: space.dataset.space, pieces: on, ...paint(space, 'rect')});
     });
-    root.querySelectorAll('g.rc-piece.rc-legal, g.rc-piece.rc-chosen').forEach(piece => {
+    board.querySelectorAll('g.rc-piece.rc-legal, g.rc-piece.rc-chosen').forEach(piece => {
       seen.push({frame: i, piece: piece.dataset.piece, ...paint(piece, '.rc-piece-shape')});
     });
   }
@@ -274,7 +275,7 @@ def test_teams_differ_by_colour_for_every_colour_vision_and_by_shape(browser, si
         tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
         teams = tab.locator(".rc-player").first.evaluate("""root => {
           const teams = {};
-          root.querySelectorAll('g.rc-piece').forEach(piece => {
+          root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
             const team = [...piece.classList].find(c => c.startsWith('rc-team-'));
             const shape = piece.querySelector('.rc-piece-shape');
             teams[team] = [getComputedStyle(shape).fill, shape.tagName];
@@ -302,6 +303,7 @@ _LEGEND = """root => {
     });
     root.querySelectorAll('svg.rc-board .rc-legal').forEach(() => shown.add('legal'));
     root.querySelectorAll('svg.rc-board .rc-chosen').forEach(() => shown.add('chosen'));
+    root.querySelectorAll('svg.rc-board .rc-refused-target').forEach(() => shown.add('refused'));
     root.querySelectorAll('svg.rc-board g.rc-marker').forEach(marker => {
       if (visible(marker)) marker.classList.forEach(c => { if (c.startsWith('rc-marker-')) shown.add(c.slice(3)); });
     });
@@ -411,8 +413,9 @@ def _fit_cases():
 def test_every_example_player_fits_the_screen(browser, site, viewport, game, language):
     """At 1280 x 900 the board stands beside the narration, on a 390 x 844 phone above it; in
     every step of every example the whole player (on the phone: the board, legend and controls,
-    ``NARRATION_BELOW``) fits the window below the header without scrolling inside it; space names and piece marks are at least ``SMALLEST_TEXT`` tall,
-    pieces at least 7 px wide, and no marker covers a space's name."""
+    ``NARRATION_BELOW``) fits the window below the header without scrolling inside it; space
+    names and piece marks are at least ``SMALLEST_TEXT`` tall, pieces at least 7 px wide, and no
+    marker covers a space's name."""
     width, height = VIEWPORTS[viewport]
     context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
     tab = context.new_page()
@@ -536,7 +539,7 @@ def test_with_reduced_motion_playing_does_not_start(browser, site):
     assert player.get_attribute("data-frame") == "0"
     assert play.get_attribute("aria-label") == "Autoplay is off: your device asks for reduced motion"
     assert play.get_attribute("aria-disabled") == "true"
-    assert player.locator("g.rc-piece").first.evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
+    assert player.locator("svg.rc-board g.rc-piece").first.evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
     context.close()
 
 
@@ -557,14 +560,14 @@ def test_without_javascript_each_example_shows_its_first_position(browser, site,
         at = runtime.field("at")
         where = run_scenario(runtime, scenario)[0].state.s[at.base:at.base + at.size]
         player = players.nth(index)
-        pieces = player.locator("g.rc-piece")
+        pieces = player.locator("svg.rc-board g.rc-piece")
         assert pieces.count() == len(where)
         shown = pieces.evaluate_all("els => els.map(e => getComputedStyle(e).display === 'none' ? '' : e.dataset.space)")
         assert shown == [runtime.rules.spaces[s] if s >= 0 else "" for s in where], scenario.id
         on_board = [p for p, s in enumerate(where) if s >= 0]
         if on_board and index < 3:        # geometry of a few: a piece is drawn inside its square
             piece = pieces.nth(on_board[0]).bounding_box()
-            square = player.locator(f"g.rc-space[data-space='{runtime.rules.spaces[where[on_board[0]]]}'] rect")
+            square = player.locator(f"svg.rc-board g.rc-space[data-space='{runtime.rules.spaces[where[on_board[0]]]}'] rect")
             box = square.bounding_box()
             assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"] + 1
             assert box["y"] <= piece["y"] and piece["y"] + piece["height"] <= box["y"] + box["height"] + 1

@@ -92,11 +92,16 @@
     var legal = frame.legal || {spaces: [], pieces: []};
     var next = frame.next || {};
     var legalSpaces = (legal.spaces || []).map(this.spaceName, this);
+    var refusedSpaces = [];
+    (frame.refused || []).forEach(function (refusal) {
+      refusedSpaces = refusedSpaces.concat((refusal.spaces || []).map(this.spaceName, this));
+    }, this);
     var nextSpaces = (next.spaces || []).map(this.spaceName, this);
     Object.keys(this.rects).forEach(function (name) {
       var group = this.rects[name].group;
       group.classList.toggle("rc-legal", legalSpaces.indexOf(name) >= 0);
       group.classList.toggle("rc-chosen", nextSpaces.indexOf(name) >= 0);
+      group.classList.toggle("rc-refused-target", refusedSpaces.indexOf(name) >= 0);
     }, this);
     this.pieces.forEach(function (group, index) {
       group.classList.toggle("rc-legal", (legal.pieces || []).indexOf(index) >= 0);

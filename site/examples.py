@@ -4,11 +4,12 @@
 expectations are asserted while the site is built (a failing scenario fails the build).
 :func:`player_data` turns the frames into the data the browser player shows, in one language:
 where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
-(a ball carrier, ``holders``), the pieces each shown per-piece field flags (knocked down), the
+(a ball carrier, ``holders``), the pieces each shown per-piece field flags (knocked down; a flag
+naming a partner piece, ``pile``, stacks the two where they stand), the
 dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
 pieces they name, to highlight), the option taken next, and the actions the scenario shows being
-refused with the rule that refuses them.
+refused with the rule that refuses them (and the spaces they name, marked as refused targets).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
         "pieces": names.pieces(),
         "teams": [str(names.word(t)) for t in rules.teams],
         "markers": [{"field": f.name, "label": str(names.word(f.name))} for f in markers],
-        "flags": [{"field": f.name, "label": str(names.word(f.name))} for f in flags],
+        "flags": [{"field": f.name, "label": str(names.word(f.name)), "pile": f.type == "piece"} for f in flags],
         "frames": [],
     }
     at = game.field("at")
@@ -74,7 +75,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "events": lines,
             "legal": _legal(state, names),
             "next": _next(state, following, names),
-            "refused": [{"option": names.notation(action), "rule": rule}
+            "refused": [{"option": names.notation(action), "rule": rule,
+                         "spaces": _targets(state.game, action)[0]}
                         for action, rule in refusals.get(index, [])],
         })
     return data

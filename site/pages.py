@@ -19,6 +19,7 @@ import jinja2
 from rulecraft.site.board import EMPTY_LAYERS, board_svg, space_boxes
 from rulecraft.site.context import Namespace, namespace_items, table_markdown, term_label, upfirst
 from rulecraft.site.examples import PLAY_TEMPLATES, player_data
+from rulecraft.site.legend import legend_items
 from rulecraft.site.position import layers_svg, stage
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
@@ -158,11 +159,13 @@ class GamePages:
             rows.append([space, ", ".join(ir.board.spaces[n] for n in ir.board.neighbors[index])]
                         + [str(ir.board.attributes[a][1][index]) for a in attributes])
         at = start_positions(self.book)
-        start = None
-        if any(space >= 0 for space in at):
-            start = stage({"pieces": Names(self.book, self.language, self.book.game()).pieces(),
-                           "spaces": list(ir.board.spaces), "markers": [], "flags": [],
-                           "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(rules), self.labels)
+        start = stage({"pieces": Names(self.book, self.language, self.book.game()).pieces(),
+                       "teams": [str(self.word(t)) for t in ir.teams],
+                       "spaces": list(ir.board.spaces), "markers": [], "flags": [],
+                       "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(rules), self.labels)
+        legend = self._legend(start, areas)
+        if not any(space >= 0 for space in at):
+            start = None
         svg = board_svg(rules, label=None if start else plain_text(self.page("board")["title"]),
                         area_names={a: self.word(a) for a in areas},
                         end_names=[self.word(t) for t in ir.teams] if len(ir.teams) == 2 else (),
@@ -170,7 +173,7 @@ class GamePages:
         return self._render("board.md.j2", "board", svg=Safe(svg), rows=rows,
                             headers=[self._space_header(), self.labels["neighbours"]] + list(attributes.values()),
                             areas=[(self.word(a), [ir.board.spaces[i] for i in members]) for a, members in areas.items()],
-                            position=start["frames"][0]["position"] if start else None)
+                            position=start["frames"][0]["position"] if start else None, legend=legend)
 
     def _sequence(self, section: str) -> list[dict]:
         """The phases of ``setup`` or ``turn`` in order, each rule's summary at its first phase."""
@@ -252,8 +255,12 @@ class GamePages:
                                                    end_names=[self.word(t) for t in ir.teams]
                                                    if len(ir.teams) == 2 else (),
                                                    layers=layers_svg(data, data["frames"][0]))),
-                             "data": data})
+                             "data": data, "legend": self._legend(data, self.book.areas(scenario.options))})
         return self._render("examples.md.j2", "examples", examples=examples)
+
+    def _legend(self, data: dict, areas: dict) -> list[dict]:
+        """The legend of a staged board (:func:`rulecraft.site.legend.legend_items`)."""
+        return legend_items(data, self.labels, {area: str(self.word(area)) for area in areas})
 
     def _quick_reference(self) -> str:
         return self._render("quick_reference.md.j2", "quick_reference",

@@ -14,7 +14,15 @@ from html import escape
 import math
 
 SMALL_RADIUS = 8          # pieces drawn smaller than this get a smaller mark
+MAX_RADIUS = 13           # a lone piece in a square: room for a two-letter mark
 MARKER_RADIUS = 9
+CARRIED_RADIUS = 6        # a marker drawn on the piece that carries it (the ball on its carrier)
+UNIT = 10                 # a piece's shape is drawn at this radius and scaled to its place's
+# Teams are told apart by shape as well as colour, by team index: circle, square, diamond, then
+# round again (paths at radius UNIT, of about the same area).
+SHAPES = ('<circle class="rc-piece-shape" r="10"{scale}/>',
+          '<rect class="rc-piece-shape" x="-8.9" y="-8.9" width="17.8" height="17.8"{scale}/>',
+          '<path class="rc-piece-shape" d="M0 -12.5 L12.5 0 L0 12.5 L-12.5 0 Z"{scale}/>')
 
 
 def stage(data: dict, boxes: dict, labels) -> dict:
@@ -23,19 +31,28 @@ def stage(data: dict, boxes: dict, labels) -> dict:
     ``labels`` the site's words in the page's language (``off_board``)."""
     for frame in data["frames"]:
         frame["places"] = _places(data, frame, boxes)
-        frame["spots"] = [_spot(boxes, data["spaces"], space, index)
-                          for index, space in enumerate(frame.get("markers", []))]
+        holders = frame.get("holders") or [-1] * len(frame.get("markers", []))
+        frame["spots"] = [_spot(boxes, data["spaces"], space, index, frame["places"], holder)
+                          for index, (space, holder) in enumerate(zip(frame.get("markers", []), holders))]
         frame["position"] = position_lines(data, frame, labels)
     return data
 
 
 def _places(data: dict, frame: dict, boxes: dict) -> list:
     """Each piece's ``[x, y, radius, small]`` in its space (None off the board): the pieces of a
-    space in a grid that fills its rectangle, team by team."""
+    space in a grid that fills its rectangle below the space's name, team by team; the pieces of
+    a pile (flagged by a ``pile`` flag) as one place, drawn one over the other."""
+    piled = {piece for flag, flagged in zip(data.get("flags", []), frame.get("flags", []))
+             if flag.get("pile") for piece in flagged}
     by_space: dict[int, list[int]] = {}
+    piles: dict[int, list[int]] = {}
     for piece, space in enumerate(frame["at"]):
-        if space >= 0:
+        if space >= 0 and piece in piled and piles.get(space):
+            piles[space].append(piece)
+        elif space >= 0:
             by_space.setdefault(space, []).append(piece)
+            if piece in piled:
+                piles[space] = [piece]
     places: list = [None] * len(frame["at"])
     for space, pieces in by_space.items():
         box = boxes[data["spaces"][space]]
@@ -46,21 +63,32 @@ def _places(data: dict, frame: dict, boxes: dict) -> list:
             columns += 1
         rows = math.ceil(count / columns)
         cell = min(width / columns, height / rows)
-        radius = round(max(4, min(11, cell / 2 - 1)), 1)
+        radius = round(max(4, min(MAX_RADIUS, cell / 2 - 1)), 1)
         pieces.sort(key=lambda p: (data["pieces"][p]["team"], p))
         for order, piece in enumerate(pieces):
             column, row = order % columns, order // columns
             places[piece] = [round(box.x + 4 + (column + 0.5) * (width / columns), 1),
                              round(top + (row + 0.5) * (height / rows), 1), radius, radius < SMALL_RADIUS]
+    for pile in piles.values():
+        x, y, radius, small = places[pile[0]]
+        shift = radius * 0.3
+        for order, piece in enumerate(pile):
+            step = order - (len(pile) - 1) / 2
+            places[piece] = [round(x - step * shift, 1), round(y + step * shift, 1), radius, small]
     return places
 
 
-def _spot(boxes: dict, spaces: list, space: int, index: int):
-    """Where marker number ``index`` sits in its space: the top right corner, side by side."""
+def _spot(boxes: dict, spaces: list, space: int, index: int, places: list, holder: int):
+    """Where marker number ``index`` sits, ``[x, y, radius]``: at the lower right of the piece
+    ``holder`` that carries it, clear of the piece's mark and the space's name; else in its space's bottom right corner
+    (side by side), clear of the space's name at the top."""
+    if 0 <= holder < len(places) and places[holder]:
+        x, y, radius, _ = places[holder]
+        return [round(x + radius + 1, 1), round(y + radius / 2, 1), CARRIED_RADIUS]
     if space < 0:
         return None
     box = boxes[spaces[space]]
-    return [box.x + box.width - 12 - 20 * index, box.y + 12]
+    return [box.x + box.width - 12 - 20 * index, box.y + box.height - 12, MARKER_RADIUS]
 
 
 def piece_label(name: str, notes) -> str:
@@ -96,17 +124,17 @@ def position_lines(data: dict, frame: dict, labels) -> list[str]:
     return lines
 
 
+def piece_shape(team: int, radius: float) -> str:
+    """The SVG shape of a piece of team number ``team`` (:data:`SHAPES`), scaled to ``radius``;
+    its rim scales with it."""
+    scale = "" if radius == UNIT else f' transform="scale({radius / UNIT:g})"'
+    return SHAPES[team % len(SHAPES)].format(scale=scale)
+
+
 def layers_svg(data: dict, frame: dict) -> str:
-    """The SVG layers of markers and pieces, drawn where ``frame`` (from :func:`stage`) puts them;
+    """The SVG layers of pieces and markers (over them), drawn where ``frame`` (from :func:`stage`) puts them;
     every piece and marker is drawn, those off the board hidden, so the player can move them."""
-    parts = ['<g class="rc-markers">']
-    for index, (marker, space, spot) in enumerate(zip(data["markers"], frame["markers"], frame["spots"])):
-        where = f' transform="translate({spot[0]:g},{spot[1]:g})"' if spot else ' style="display: none"'
-        name = escape(data["spaces"][space]) if space >= 0 else ""
-        parts.append(f'<g class="rc-marker rc-marker-{escape(marker["field"])}" data-marker="{index}" '
-                     f'data-space="{name}"{where}><circle r="{MARKER_RADIUS}"/>'
-                     f'<title>{escape(marker["label"])}</title></g>')
-    parts.append('</g><g class="rc-pieces">')
+    parts = ['<g class="rc-pieces">']
     for index, (piece, space, place) in enumerate(zip(data["pieces"], frame["at"], frame["places"])):
         classes = f'rc-piece rc-team-{piece["team"]} rc-kind-{escape(str(piece["kind"]))}'
         flags = _flags(data, frame, index)
@@ -117,10 +145,17 @@ def layers_svg(data: dict, frame: dict) -> str:
             classes += " rc-small" * small
             where = f' transform="translate({x:g},{y:g})"'
         else:
-            radius, where = 10, ' style="display: none"'
+            radius, where = UNIT, ' style="display: none"'
         name = escape(data["spaces"][space]) if space >= 0 else ""
         parts.append(f'<g class="{classes}" data-piece="{index}" data-space="{name}"{where}>'
-                     f'<circle r="{radius:g}"/><text class="rc-piece-mark" text-anchor="middle" dy="0.35em">'
+                     f'{piece_shape(piece["team"], radius)}<text class="rc-piece-mark" text-anchor="middle" dy="0.35em">'
                      f'{escape(piece["mark"])}</text><title>{escape(title)}</title></g>')
+    parts.append('</g><g class="rc-markers">')
+    for index, (marker, space, spot) in enumerate(zip(data["markers"], frame["markers"], frame["spots"])):
+        where = f' transform="translate({spot[0]:g},{spot[1]:g})"' if spot else ' style="display: none"'
+        name = escape(data["spaces"][space]) if space >= 0 else ""
+        parts.append(f'<g class="rc-marker rc-marker-{escape(marker["field"])}" data-marker="{index}" '
+                     f'data-space="{name}"{where}><circle r="{spot[2] if spot else MARKER_RADIUS:g}"/>'
+                     f'<title>{escape(marker["label"])}</title></g>')
     parts.append('</g>')
     return "".join(parts)

@@ -9,6 +9,7 @@ site is proven to work offline. Screenshots go to ``test-output/``.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 import re
 import shutil
@@ -22,7 +23,7 @@ from rulecraft.site.build import build_site
 from rulecraft.site.pages import PAGE_FILES
 from rulecraft.site.texts import LANGUAGES
 
-from colours import contrast
+from colours import DEFICIENCIES, contrast, delta_e_seen
 from helpers import CHROMIUM, CHROMIUM_ARGS, free_port, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -138,8 +139,8 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
                 for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
             sync_api.expect(player).to_have_attribute("data-frame", str(number))
             shown, highlighted = player.evaluate(
-                "root => [[...root.querySelectorAll('g.rc-piece')].map(e => e.dataset.space),"
-                " [...root.querySelectorAll('g.rc-space.rc-legal')].map(e => e.dataset.space)]")
+                "root => [[...root.querySelectorAll('svg.rc-board g.rc-piece')].map(e => e.dataset.space),"
+                " [...root.querySelectorAll('svg.rc-board g.rc-space.rc-legal')].map(e => e.dataset.space)]")
             assert shown == expected, f"{scenario.id}, frame {number}"
             assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
             if number + 1 < len(frames):
@@ -204,23 +205,32 @@ def test_screenshots_of_a_finnish_board_and_russian_rules(page, site):
     assert (OUTPUT / "ru-rules.png").stat().st_size > 10_000
 
 
-# Every highlighted space of every frame of a page's players: its computed fill and stroke, and
-# those of the same space with its highlight classes taken away (its plain rendering).
+# Every highlighted space and piece of every frame of a page's players: its computed colours, and
+# those of the same element with its highlight classes taken away (its plain rendering); for a
+# space, the fills of the pieces standing on it.
 _HIGHLIGHTS = """root => {
   const seen = [];
   const player = root.rcPlayer;
+  const board = root.querySelector('svg.rc-board');
+  const paint = (element, inner) => {
+    const lit = getComputedStyle(element.querySelector(inner));
+    const state = {fill: lit.fill, stroke: lit.stroke};
+    const classes = ['rc-legal', 'rc-chosen'].filter(c => element.classList.contains(c));
+    element.classList.remove(...classes);
+    const plain = getComputedStyle(element.querySelector(inner));
+    Object.assign(state, {classes, plainFill: plain.fill, plainStroke: plain.stroke});
+    element.classList.add(...classes);
+    return state;
+  };
   for (let i = 0; i < player.data.frames.length; i++) {
     player.go(i);
-    root.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
-      const rect = space.querySelector('rect');
-      const lit = getComputedStyle(rect);
-      const state = [lit.fill, lit.stroke];
-      const classes = ['rc-legal', 'rc-chosen'].filter(c => space.classList.contains(c));
-      space.classList.remove(...classes);
-      const plain = getComputedStyle(rect);
-      seen.push({frame: i, space: space.dataset.space, classes, fill: state[0], stroke: state[1],
-                 plainFill: plain.fill, plainStroke: plain.stroke});
-      space.classList.add(...classes);
+    board.querySelectorAll('g.rc-space.rc-legal, g.rc-space.rc-chosen').forEach(space => {
+      const on = [...board.querySelectorAll(`g.rc-piece[data-space="${space.dataset.space}"]`)]
+        .map(piece => getComputedStyle(piece.querySelector('.rc-piece-shape')).fill);
+      seen.push({frame: i, space: space.dataset.space, pieces: on, ...paint(space, 'rect')});
+    });
+    board.querySelectorAll('g.rc-piece.rc-legal, g.rc-piece.rc-chosen').forEach(piece => {
+      seen.push({frame: i, piece: piece.dataset.piece, ...paint(piece, '.rc-piece-shape')});
     });
   }
   player.go(0);
@@ -231,22 +241,203 @@ _HIGHLIGHTS = """root => {
 @pytest.mark.parametrize("game", GAMES)
 def test_every_highlighted_space_stands_out_from_its_plain_rendering(browser, site, game):
     """WCAG 1.4.11: a legal or chosen space's fill or rim has contrast >= 3 : 1 with the same
-    space drawn plain, in every frame of every example (colours as computed by the browser)."""
+    space drawn plain, and its fill 3 : 1 with every piece standing on it; a legal or chosen
+    piece's rim 3 : 1 with its plain rim and with its own fill; in every frame of every example
+    (colours as computed by the browser)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     tab = context.new_page()
     tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
     players = tab.locator(".rc-player[data-rc-ready]")
     players.first.wait_for()
-    weak, count = [], 0
+    weak, spaces = [], 0
     for index in range(players.count()):
         for seen in players.nth(index).evaluate(_HIGHLIGHTS):
-            count += 1
-            best = max(contrast(seen["fill"], seen["plainFill"]), contrast(seen["stroke"], seen["plainStroke"]))
-            if best < 3:
-                weak.append((index, seen, round(best, 2)))
+            if "space" in seen:
+                spaces += 1
+                best = max(contrast(seen["fill"], seen["plainFill"]), contrast(seen["stroke"], seen["plainStroke"]))
+                worst_piece = min((contrast(seen["fill"], piece) for piece in seen["pieces"]), default=21)
+                low = min(best, worst_piece)
+            else:
+                low = min(contrast(seen["stroke"], seen["plainStroke"]), contrast(seen["stroke"], seen["fill"]))
+            if low < 3:
+                weak.append((index, seen, round(low, 2)))
     context.close()
-    assert count > 0
+    assert spaces > 0
     assert not weak, weak[:5]
+
+
+def test_teams_differ_by_colour_for_every_colour_vision_and_by_shape(browser, site):
+    """Any two teams' pieces, as computed on each game's examples page, differ by CIEDE2000 >= 20
+    under simulated protanopia, deuteranopia and tritanopia, and are drawn in different shapes."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    for game in GAMES:
+        tab.goto(_url(site["base"], "en", f"{game}/examples.md"))
+        teams = tab.locator(".rc-player").first.evaluate("""root => {
+          const teams = {};
+          root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+            const team = [...piece.classList].find(c => c.startsWith('rc-team-'));
+            const shape = piece.querySelector('.rc-piece-shape');
+            teams[team] = [getComputedStyle(shape).fill, shape.tagName];
+          });
+          return Object.values(teams);
+        }""")
+        assert len(teams) >= 2, game
+        for (one, shape_one), (two, shape_two) in itertools.combinations(teams, 2):
+            assert shape_one != shape_two, (game, shape_one)
+            for deficiency in DEFICIENCIES:
+                assert delta_e_seen(one, two, deficiency) >= 20, (game, one, two, deficiency)
+    context.close()
+
+
+# What a board shows (over every frame of a player), as legend keys, and its legend's entries.
+_LEGEND = """root => {
+  const shown = new Set();
+  const visible = e => getComputedStyle(e).display !== 'none';
+  const look = () => {
+    root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+      if (!visible(piece)) return;
+      piece.classList.forEach(c => {
+        if (c.startsWith('rc-team-') || c.startsWith('rc-flag-')) shown.add(c.slice(3));
+      });
+    });
+    root.querySelectorAll('svg.rc-board .rc-legal').forEach(() => shown.add('legal'));
+    root.querySelectorAll('svg.rc-board .rc-chosen').forEach(() => shown.add('chosen'));
+    root.querySelectorAll('svg.rc-board .rc-refused-target').forEach(() => shown.add('refused'));
+    root.querySelectorAll('svg.rc-board g.rc-marker').forEach(marker => {
+      if (visible(marker)) marker.classList.forEach(c => { if (c.startsWith('rc-marker-')) shown.add(c.slice(3)); });
+    });
+    root.querySelectorAll('svg.rc-board g.rc-area[data-area]').forEach(a => shown.add('area-' + a.dataset.area));
+  };
+  const player = root.rcPlayer;
+  if (player) {
+    for (let i = 0; i < player.data.frames.length; i++) { player.go(i); look(); }
+    player.go(0);
+  } else look();
+  const paint = shape => shape ? [getComputedStyle(shape).fill, shape.tagName] : null;
+  const teams = {};
+  root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+    const team = [...piece.classList].find(c => c.startsWith('rc-team-')).slice(3);
+    teams[team] = paint(piece.querySelector('.rc-piece-shape'));
+  });
+  const legend = [...root.querySelectorAll('.rc-legend li')].map(li => ({
+    key: li.dataset.legend, text: li.textContent.trim(), visible: li.getBoundingClientRect().width > 0,
+    paint: paint(li.querySelector('svg g.rc-piece .rc-piece-shape'))}));
+  return {shown: [...shown].sort(), teams, legend};
+}"""
+
+
+def _assert_legend(found: dict, team_names: list[str], where: str):
+    """The legend names exactly what the board shows, each entry with words and a swatch, and a
+    team's entry is that team's name beside a piece painted and shaped as its pieces are."""
+    keys = [item["key"] for item in found["legend"]]
+    assert sorted(keys) == found["shown"], (where, keys, found["shown"])
+    for item in found["legend"]:
+        assert item["text"] and item["visible"], (where, item)
+        if item["key"].startswith("team-"):
+            assert item["text"] == team_names[int(item["key"][5:])], (where, item)
+            assert item["paint"] == found["teams"][item["key"]], (where, item)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legend_names_each_colour_and_marker_its_board_shows(page, site, game, language):
+    """Under the board page's board and under each example: one entry per team on the board, per
+    highlight, marker, flag and area the board shows in some step, and nothing else (the examples
+    sampled across languages: every example in one language, each language a sixth)."""
+    page.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = page.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    names = players.first.evaluate("root => root.rcPlayer.data.teams")
+    for index in range(LANGUAGES.index(language), players.count(), len(LANGUAGES)):
+        _assert_legend(players.nth(index).evaluate(_LEGEND), names, f"example {index}")
+    page.goto(_url(site["base"], language, f"{game}/board.md"))
+    _assert_legend(page.locator(".rc-board-frame").evaluate(_LEGEND), names, "board page")
+    assert not page.problems, page.problems
+
+
+# How a player sits on the screen over every frame: its size against the window, whether it
+# scrolls inside, where the narration is against the board, the smallest space name, piece mark and
+# piece drawn, and any marker drawn over a space's name.
+_FIT = """root => {
+  const player = root.rcPlayer;
+  const box = e => e.getBoundingClientRect();
+  const visible = e => getComputedStyle(e).display !== 'none' && box(e).width > 0;
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const result = {heights: [], scrolls: [], text: 99, piece: 99, hidden: []};
+  for (let i = 0; i < player.data.frames.length; i++) {
+    player.go(i);
+    result.heights.push([box(root).height, box(root.querySelector('.rc-controls')).bottom - box(root).top]);
+    [root, ...root.querySelectorAll('*')].forEach(e => {
+      const style = getComputedStyle(e);
+      if (['auto', 'scroll'].includes(style.overflowY) && e.scrollHeight > e.clientHeight + 1
+          || ['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1)
+        result.scrolls.push(e.className.baseVal ?? e.className);
+    });
+    const names = [...root.querySelectorAll('svg.rc-board .rc-space-name')];
+    [...names, ...root.querySelectorAll('svg.rc-board g.rc-piece .rc-piece-mark')].forEach(text => {
+      if (visible(text.parentNode)) result.text = Math.min(result.text, box(text).height);
+    });
+    root.querySelectorAll('svg.rc-board g.rc-piece').forEach(piece => {
+      if (visible(piece)) result.piece = Math.min(result.piece, box(piece.querySelector('.rc-piece-shape')).width);
+    });
+    root.querySelectorAll('svg.rc-board g.rc-marker').forEach(marker => {
+      if (!visible(marker)) return;
+      names.filter(name => overlap(box(marker), box(name))).forEach(name => result.hidden.push([i, name.textContent]));
+    });
+  }
+  player.go(0);
+  const board = box(root.querySelector('svg.rc-board')), side = box(root.querySelector('.rc-side'));
+  result.beside = side.left >= board.right - 1;
+  result.below = side.top >= board.bottom - 1;
+  result.width = box(root).width;
+  return result;
+}"""
+
+VIEWPORTS = {"wide": (1280, 900), "phone": (390, 844)}
+# On a phone the board, its legend and the controls come first and fit the window; the step's
+# narration follows below them and may run past the window's bottom (a step that plays several
+# phases at once, taktinen's phases 3 to 7 after one roll, does not fit beside a readable board).
+NARRATION_BELOW = ("phone",)
+# The smallest space name or piece mark drawn, in px (a crowded taktinen zone on a phone).
+SMALLEST_TEXT = {"wide": 7, "phone": 6}
+
+
+def _fit_cases():
+    """(viewport, game, language): each viewport and game once, the languages taken in turn."""
+    cases = [(viewport, game) for viewport in VIEWPORTS for game in GAMES]
+    return [(viewport, game, LANGUAGES[number % len(LANGUAGES)]) for number, (viewport, game) in enumerate(cases)]
+
+
+@pytest.mark.parametrize("viewport, game, language", _fit_cases())
+def test_every_example_player_fits_the_screen(browser, site, viewport, game, language):
+    """At 1280 x 900 the board stands beside the narration, on a 390 x 844 phone above it; in
+    every step of every example the whole player (on the phone: the board, legend and controls,
+    ``NARRATION_BELOW``) fits the window below the header without scrolling inside it; space
+    names and piece marks are at least ``SMALLEST_TEXT`` tall, pieces at least 7 px wide, and no
+    marker covers a space's name."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    tab = context.new_page()
+    tab.goto(_url(site["base"], language, f"{game}/examples.md"))
+    players = tab.locator(".rc-player[data-rc-ready]")
+    players.first.wait_for()
+    header = tab.locator(".md-header").bounding_box()["height"]
+    too_tall = []
+    for index in range(players.count()):
+        fit = players.nth(index).evaluate(_FIT)
+        where = (index, fit)
+        for step, (whole, controls) in enumerate(fit["heights"]):
+            tall = controls if viewport in NARRATION_BELOW else whole
+            if tall > height - header:
+                too_tall.append((index, step, round(tall)))
+        assert fit["width"] <= width, where
+        assert not fit["scrolls"], where
+        assert fit["beside"] if viewport == "wide" else fit["below"], where
+        assert fit["text"] >= SMALLEST_TEXT[viewport] and fit["piece"] >= 7, where
+        assert not fit["hidden"], where
+    context.close()
+    assert not too_tall, too_tall
 
 
 # --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get
@@ -348,7 +539,7 @@ def test_with_reduced_motion_playing_does_not_start(browser, site):
     assert player.get_attribute("data-frame") == "0"
     assert play.get_attribute("aria-label") == "Autoplay is off: your device asks for reduced motion"
     assert play.get_attribute("aria-disabled") == "true"
-    assert player.locator("g.rc-piece").first.evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
+    assert player.locator("svg.rc-board g.rc-piece").first.evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
     context.close()
 
 
@@ -369,14 +560,14 @@ def test_without_javascript_each_example_shows_its_first_position(browser, site,
         at = runtime.field("at")
         where = run_scenario(runtime, scenario)[0].state.s[at.base:at.base + at.size]
         player = players.nth(index)
-        pieces = player.locator("g.rc-piece")
+        pieces = player.locator("svg.rc-board g.rc-piece")
         assert pieces.count() == len(where)
         shown = pieces.evaluate_all("els => els.map(e => getComputedStyle(e).display === 'none' ? '' : e.dataset.space)")
         assert shown == [runtime.rules.spaces[s] if s >= 0 else "" for s in where], scenario.id
         on_board = [p for p, s in enumerate(where) if s >= 0]
         if on_board and index < 3:        # geometry of a few: a piece is drawn inside its square
             piece = pieces.nth(on_board[0]).bounding_box()
-            square = player.locator(f"g.rc-space[data-space='{runtime.rules.spaces[where[on_board[0]]]}'] rect")
+            square = player.locator(f"svg.rc-board g.rc-space[data-space='{runtime.rules.spaces[where[on_board[0]]]}'] rect")
             box = square.bounding_box()
             assert box["x"] <= piece["x"] and piece["x"] + piece["width"] <= box["x"] + box["width"] + 1
             assert box["y"] <= piece["y"] and piece["y"] + piece["height"] <= box["y"] + box["height"] + 1

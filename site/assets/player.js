@@ -17,6 +17,7 @@
   "use strict";
 
   var PLAY_DELAY = 1800;
+  var UNIT = 10;
   var REDUCED_MOTION = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   function reducedMotion() {
@@ -52,13 +53,16 @@
       var spot = frame.places[piece];
       place(group, this.spaceName(space), spot);
       if (spot) {
-        group.querySelector("circle").setAttribute("r", String(spot[2]));
+        /* shapes are drawn at radius UNIT (rulecraft.site.position) and scaled to the place's */
+        group.querySelector(".rc-piece-shape").setAttribute("transform", "scale(" + spot[2] / UNIT + ")");
         group.classList.toggle("rc-small", spot[3]);
       }
     }, this);
     (frame.markers || []).forEach(function (space, index) {
       var name = this.spaceName(space);
-      place(this.markers[index], name, frame.spots[index]);
+      var spot = frame.spots[index];
+      place(this.markers[index], name, spot);
+      if (spot) this.markers[index].querySelector("circle").setAttribute("r", String(spot[2]));
       Object.keys(this.rects).forEach(function (key) {
         this.rects[key].group.classList.toggle("rc-has-" + this.data.markers[index].field, key === name);
       }, this);
@@ -88,11 +92,16 @@
     var legal = frame.legal || {spaces: [], pieces: []};
     var next = frame.next || {};
     var legalSpaces = (legal.spaces || []).map(this.spaceName, this);
+    var refusedSpaces = [];
+    (frame.refused || []).forEach(function (refusal) {
+      refusedSpaces = refusedSpaces.concat((refusal.spaces || []).map(this.spaceName, this));
+    }, this);
     var nextSpaces = (next.spaces || []).map(this.spaceName, this);
     Object.keys(this.rects).forEach(function (name) {
       var group = this.rects[name].group;
       group.classList.toggle("rc-legal", legalSpaces.indexOf(name) >= 0);
       group.classList.toggle("rc-chosen", nextSpaces.indexOf(name) >= 0);
+      group.classList.toggle("rc-refused-target", refusedSpaces.indexOf(name) >= 0);
     }, this);
     this.pieces.forEach(function (group, index) {
       group.classList.toggle("rc-legal", (legal.pieces || []).indexOf(index) >= 0);

@@ -227,9 +227,12 @@ def _nodes(text: str) -> tuple:
     valid YAML), where a refusal of its replacement may start (its parent's key, or its own
     key when the parent is the root: an error about the list or mapping the node is in is
     about the node too) and whether it is a block collection."""
-    found = []
+    found, seen = [], set()
 
     def walk(node, key, near, names):
+        if id(node) in seen:        # an alias: its anchor's node again (walking it would expand a bomb)
+            return
+        seen.add(id(node))
         start, end = node.start_mark.index, node.end_mark.index
         end = start + len(text[start:end].rstrip())
         block = isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style

@@ -9,7 +9,8 @@ naming a partner piece, ``pile``, stacks the two where they stand), the
 dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
 pieces they name, to highlight), the option taken next, and the actions the scenario shows being
-refused with the rule that refuses them (and the spaces they name, marked as refused targets).
+refused with the rule that refuses them (and the spaces they name, marked as refused targets
+where no legal option or the option taken next names them: those stay highlighted as such).
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def player_data(book, scenario, frames, language: str) -> dict:
             (event, narration.line(event)) for event in frame.events
             if event[0] not in SILENT_EVENTS) if text.strip()]
         where = [state.s[at.base + p] for p in range(at.size)]
+        legal, chosen = _legal(state, names), _next(state, following, names)
+        # a space legal (or taken next) for another action shows that; the refusal is in the text
+        highlighted = set(legal.get("spaces", ())) | set((chosen or {}).get("spaces", ()))
         data["frames"].append({
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
@@ -73,10 +77,10 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"])}
                      for kind, _, v in frame.events if kind == "roll"],
             "events": lines,
-            "legal": _legal(state, names),
-            "next": _next(state, following, names),
+            "legal": legal,
+            "next": chosen,
             "refused": [{"option": names.notation(action), "rule": rule,
-                         "spaces": _targets(state.game, action)[0]}
+                         "spaces": [z for z in _targets(state.game, action)[0] if z not in highlighted]}
                         for action, rule in refusals.get(index, [])],
         })
     return data

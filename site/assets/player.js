@@ -99,11 +99,9 @@
     var nextSpaces = (next.spaces || []).map(this.spaceName, this);
     Object.keys(this.rects).forEach(function (name) {
       var group = this.rects[name].group;
-      var legalHere = legalSpaces.indexOf(name) >= 0, chosenHere = nextSpaces.indexOf(name) >= 0;
-      group.classList.toggle("rc-legal", legalHere);
-      group.classList.toggle("rc-chosen", chosenHere);
-      // a space legal for another action shows that; its refusal is told in the narration
-      group.classList.toggle("rc-refused-target", refusedSpaces.indexOf(name) >= 0 && !legalHere && !chosenHere);
+      group.classList.toggle("rc-legal", legalSpaces.indexOf(name) >= 0);
+      group.classList.toggle("rc-chosen", nextSpaces.indexOf(name) >= 0);
+      group.classList.toggle("rc-refused-target", refusedSpaces.indexOf(name) >= 0);
     }, this);
     this.pieces.forEach(function (group, index) {
       group.classList.toggle("rc-legal", (legal.pieces || []).indexOf(index) >= 0);

@@ -17,7 +17,9 @@ CIRCLE_SHARE = 9.15 / 68
 
 @dataclass(frozen=True)
 class Box:
-    """A rectangle in cell units: its lower left corner (``x``, ``y``), its width and height."""
+    """A rectangle: its corner (``x``, ``y``), its width and height. A layout's boxes are in cells
+    with ``y`` up (the corner is the lower left one); the site's (:func:`rulecraft.site.board.space_boxes`)
+    in SVG units with ``y`` down (the upper left one)."""
 
     x: float
     y: float

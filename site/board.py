@@ -15,24 +15,13 @@ restyle them. All text is escaped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 
-from rulecraft.layout import board_layout
+from rulecraft.layout import Box, board_layout
 
 SQUARE, MIN_WIDTH, MARGIN = 56, 450, 24
 EMPTY_LAYERS = '<g class="rc-markers"></g><g class="rc-pieces"></g>'
 MARK = 'fill="none" stroke="#f4f8ee" stroke-width="2"'
-
-
-@dataclass(frozen=True)
-class Box:
-    """A space's rectangle in SVG units (``y`` down from the top)."""
-
-    x: float
-    y: float
-    width: float
-    height: float
 
 
 class _Scale:

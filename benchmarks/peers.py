@@ -35,6 +35,7 @@ import time
 from typing import Any, Callable
 
 from rulecraft.compiler import load_rules
+from rulecraft.compiler import pycode
 from rulecraft.compiler.cache import run_module
 from rulecraft.errors import InputError, RulecraftError
 from rulecraft.limits import MAX_FILE_BYTES
@@ -136,7 +137,7 @@ def baseline_engine(folder: Path, game: str) -> Engine:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InputError(f"{path}: larger than {MAX_FILE_BYTES} bytes", code="RC120")
         source = path.read_text(encoding="utf-8")
-        module = run_module(compile(source, str(path), "exec"), f"rulecraft_baseline_{game}", path)
+        module = run_module(pycode.code(source, str(path)), f"rulecraft_baseline_{game}", path)
         loaded = Game(module.RULES)
     except RulecraftError:
         raise

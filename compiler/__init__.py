@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rulecraft import __version__
 from rulecraft.errors import InputError, RulecraftError
-from rulecraft.compiler import cache
+from rulecraft.compiler import cache, pycode
 from rulecraft.compiler.module import generate
 from rulecraft.compiler.optimize import optimize as optimize_game
 from rulecraft.compiler.reader import SpecReader
@@ -116,7 +116,7 @@ def load_rules(game, options: dict | None = None, *, use_cache: bool = True):
     if not use_cache:
         source = compile_source(path, options)
         name = cache.MODULE_PREFIX + cache.entry_name(path.parent.name, "unchecked")
-        return cache.run_module(compile(source, f"<{name}>", "exec"), name).RULES
+        return cache.run_module(pycode.code(source, f"<{name}>"), name).RULES
     return cache.load(path, read_spec(str(path)), options, lambda: compile_source(path, options))
 
 

@@ -41,6 +41,7 @@ from typing import Callable
 from filelock import FileLock
 
 from rulecraft import __version__
+from rulecraft.compiler import pycode
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def source_files() -> list[Path]:
 def _runtime_imports(source: str) -> set[str]:
     """The runtime modules a compiler source imports (``rulecraft.runtime.X`` → ``X``)."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pycode.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module:
             modules = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.Import):
@@ -146,7 +147,7 @@ def load(spec_path: Path, spec_text: str, options: dict, build: Callable[[], str
         module = entry.load(module_name)
         if module is None:
             source = build()
-            code = compile(source, str(entry.source), "exec")
+            code = pycode.code(source, str(entry.source))
             module = run_module(code, module_name, entry.source)
             entry.save(source, code, module.RULES, spec_path)
         sys.modules[module_name] = module
@@ -200,7 +201,7 @@ class Entry:
         code = self._saved_code(source_hash)
         try:
             if code is None:
-                code = compile(source.decode("utf-8"), str(self.source), "exec")
+                code = pycode.code(source.decode("utf-8"), str(self.source))
                 self._save_code(source_hash, code)
             return run_module(code, module_name, self.source)
         except Exception as error:  # a checked entry that still fails: compile it anew

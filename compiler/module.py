@@ -13,7 +13,7 @@ import ast
 from collections import Counter
 from fractions import Fraction
 
-from rulecraft.compiler import ir
+from rulecraft.compiler import ir, pycode
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, routine_name,
                                     slot_name, table_name)
@@ -34,9 +34,10 @@ CONTRACT = ("ActionDef", "DieDef", "FieldDef", "FlowNode", "FrameDef", "ParamDef
 
 def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, optimize: bool = True) -> str:
     """The Python source of ``game``'s rule-table module (lines of at most 120 characters)."""
-    tree = _Module(game, optimize).build(spec_path, spec_hash, version)
-    source = wrap(ast.unparse(tree))
-    return source + wrap(spec_lines(tree, source))
+    with pycode.LOCK:
+        tree = _Module(game, optimize).build(spec_path, spec_hash, version)
+        source = wrap(pycode.unparse(tree))
+        return source + wrap(spec_lines(tree, source))
 
 
 def literal(value) -> ast.expr:

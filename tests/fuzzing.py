@@ -463,6 +463,7 @@ def run(seed: int) -> Result:
 
 def run_many(runs: int, seed: int = 0, jobs: int = 2) -> list[Result]:
     """Runs ``seed`` to ``seed + runs - 1``, ``jobs`` children at a time, in seed order."""
+    warm()      # before the threads: a child forked while another thread compiles would inherit a held lock
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(run, range(seed, seed + runs)))
 

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from rulecraft.compiler import cache, load_rules
+from rulecraft.compiler import cache, load_rules, pycode
 import rulecraft.compiler as compiler
 
 from helpers import REPO, load_game
@@ -77,6 +77,25 @@ def test_two_threads_compiling_one_key_compile_once_and_share_a_whole_module(fre
     assert failures == [] and len(builds) == 1
     assert len({id(rules) for rules in results}) == 1 and results[0].game_id == "tictactoe"
 
+
+
+@pytest.mark.parametrize("use_cache", [False, True])
+def test_compiling_waits_while_another_thread_runs_pythons_compiler(fresh_cache, use_cache):
+    # CPython 3.11's AST converter counts its recursion per interpreter: two threads in it at once
+    # can fail with "AST constructor recursion depth mismatch" (a CI run met it), so every
+    # compilation of a game's module takes one lock; holding it here must hold the compilation.
+    done = threading.Event()
+
+    def load():
+        load_rules("tictactoe", use_cache=use_cache)
+        done.set()
+
+    with pycode.LOCK:
+        worker = threading.Thread(target=load)
+        worker.start()
+        assert not done.wait(1.0)
+    assert done.wait(30.0)
+    worker.join()
 
 PROCESS_SCRIPT = """
 import sys, time

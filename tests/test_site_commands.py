@@ -5,6 +5,7 @@ lie under a file, cannot be written, hold someone else's files or lie inside eac
 from __future__ import annotations
 
 from pathlib import Path
+import shutil
 import socket
 
 import pytest
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from rulecraft.cli import app
 
-from helpers import FIXTURES, free_port
+from helpers import FIXTURES, REPO, free_port
 
 GAME = FIXTURES / "hostile"
 
@@ -110,3 +111,14 @@ def test_a_game_that_is_not_a_game_folder_is_refused(tmp_path):
     _refused(invoke("site", "check", "--game", tmp_path / "nothing"), "RC105")
     (tmp_path / "rules.txt").write_text("not a spec", encoding="utf-8")
     _refused(invoke("site", "check", "--game", tmp_path / "rules.txt"), "RC105", "not a game folder")
+
+
+def test_check_leaves_out_a_game_without_an_english_rulebook_unless_it_is_named(tmp_path):
+    shutil.copytree(GAME, tmp_path / "rulespecs" / "hostile")
+    (tmp_path / "rulespecs" / "pig").mkdir()
+    shutil.copy(REPO / "examples" / "pig" / "game.yaml", tmp_path / "rulespecs" / "pig")
+    result = invoke("site", "check", "--root", tmp_path, "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert "not published yet" in result.output and "pig" in result.output
+    named = invoke("site", "check", "--game", tmp_path / "rulespecs" / "pig", "--lang", "en")
+    assert named.exit_code == 1 and "text problem(s)" in named.output and "Traceback" not in named.output

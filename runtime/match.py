@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import hashlib
 import secrets
 
-from rulecraft.errors import LogError, PlayError, RulecraftError
+from rulecraft.errors import PlayError, RulecraftError
 from rulecraft.runtime.bots import make_bot, per_side
 from rulecraft.runtime.engine import CHANCE, RULE_FAILURES, Game, State
 from rulecraft.runtime.seeding import bot_rng, chance_outcome

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from rulecraft.compiler import find_game, game_names, load_rules, read_game
-from rulecraft.errors import InputError, RulecraftError, SiteError
+from rulecraft.errors import InputError, SiteError
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios
 from rulecraft.site.context import glossary_terms, spec_context

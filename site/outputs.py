@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 import tempfile
 
-from rulecraft.errors import RulecraftError, SiteError
+from rulecraft.errors import SiteError
 
 MARKER = ".rulecraft-site"
 MARKER_TEXT = "written by rulecraft site build, which empties this folder when it builds again\n"

@@ -27,7 +27,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from rulecraft.errors import Position, RulecraftError, SiteError, SpecError, did_you_mean
+from rulecraft.errors import Position, SiteError, SpecError, did_you_mean
 from rulecraft.loader import Mapping, Text, load_yaml, plain
 
 LANGUAGES = ("en", "fi", "ru", "es", "de", "it")

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import invoke, load_game, random_matches
 
-from rulecraft.compiler import find_game, read_game
+from rulecraft.compiler import read_game
 
 COLUMNS = "ABCDEFGHIJKLM"
 # The board page's line-up, in the rulebook's order; piece n stands on the n-th square, and ATK X5

@@ -15,9 +15,13 @@ from them without knowing which game it is:
   second's), ``at`` the ``x`` of the goal's middle (the end's middle by default);
   ``outline:`` the areas outlined (all of them by default); ``marks:`` areas drawn as a marking
   on the pitch (:data:`MARKS`: ``box``, the smallest rectangle around the area's spaces).
+* ``across:`` whole-number state fields (plain, or one per team) whose values are the ``y`` of a
+  line drawn across the pitch, in the ``place:`` units: a line that moves with the game, such as
+  an offside line (a derived field computes it). Checked once the state is read
+  (:meth:`DrawingReader.read_across`); a value off the pitch draws no line.
 
 Formulas are checked and computed like board attributes (:func:`compile_time_value`).
-Errors: RC380–RC389 (and the shape checks' RC320–RC323, RC367).
+Errors: RC380–RC389, RC374 (and the shape checks' RC320–RC323, RC367).
 """
 
 from __future__ import annotations
@@ -61,11 +65,29 @@ class DrawingReader(Sizes):
             origin, size = _extent(boxes)
         boxes = tuple((x - origin[0], y - origin[1], w, h) for x, y, w, h in boxes)
         shades = (self._shades(drawing, spaces) if "shade" in drawing else _chequer(boxes))
-        return {"kind": kind, "boxes": boxes, "size": size, "shades": shades,
+        return {"kind": kind, "boxes": boxes, "size": size, "origin": origin, "shades": shades,
                 "lines": self._lines(drawing), "goals": self._goals(drawing, size),
                 "outline": self._outline(drawing, areas), "marks": self._marks(drawing, areas, boxes),
                 "links": tuple((a, b) for a, near in enumerate(neighbors) for b in near if a < b)
                 if kind == "graph" else ()}
+
+    def read_across(self, board, fields) -> tuple:
+        """The names under ``board: drawing: across:`` (see the module docstring), each a state
+        field of whole numbers, plain or one per team; () without the entry. RC374 otherwise."""
+        drawing = board.get("drawing") if board is not None else None
+        if drawing is None or "across" not in drawing:
+            return ()
+        names = self.listed(drawing["across"], "board: drawing: across:", drawing.value_at("across"))
+        usable = {f.name: f for f in fields if f.type == T.INT and f.of in (None, "team")}
+        for index, name in enumerate(names):
+            if str(name) not in usable:
+                known = {f.name for f in fields}
+                what = ("is not a whole-number state field, plain or one per team" if str(name) in known
+                        else "is no state field")
+                raise SpecError(f"'{name}' in across: {what}", drawing["across"].at(index), code="RC374",
+                                hint=did_you_mean(str(name), usable) or "name an int field of state:, plain or "
+                                "`of: team` (a derived: field computes a line that moves)")
+        return tuple(dict.fromkeys(str(name) for name in names))
 
     def _per_space_values(self, mapping, key: str, spaces: tuple, what: str):
         """The checked formula ``mapping[key]`` over the space ``z``, computed on every space: its

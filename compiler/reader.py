@@ -60,6 +60,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
         at = self.read_pieces(data.get("pieces"), self.board)
         self.dice = self.read_dice(data.get("dice"), self.enums)
         fields = [at] + self.read_state(data.get("state"), self.enums, at.base + at.size)
+        self.board.drawing["across"] = self.read_across(data.get("board"), fields)
         slots = fields[-1].base + fields[-1].size + (1 if fields[-1].reveal_slot is not None else 0)
         tables = self.read_tables(data.get("tables"), self.enums)
         self.read_functions(data.get("define"))

@@ -188,7 +188,8 @@ DRAWING_MARKS = ("box",)
 GOAL = Keyed({"width": NUMBER, "depth": NUMBER}, {"at": NUMBER})
 GOALS = Either((GOAL, Listed(GOAL)))
 DRAWING = Keyed({}, {"place": PLACE, "shade": TEXT, "lines": Listed(Word(DRAWING_LINES)), "goals": GOALS,
-                     "outline": Listed(NAME), "marks": Named(Word(DRAWING_MARKS))})
+                     "outline": Listed(NAME), "marks": Named(Word(DRAWING_MARKS)),
+                     "across": Listed(NAME)})
 BOARD = Keyed({}, {"grid": GRID, "spaces": Listed(Named(Either((TEXT, FLAG)))),
                    "adjacent": TEXT, "attributes": Named(TEXT), "areas": Named(TEXT),
                    "coordinates": Keyed({"row": TEXT, "column": TEXT}), "drawing": DRAWING})

@@ -146,6 +146,7 @@ CODES = {
     "RC372": "a legality condition's `reason:` with an unpaired brace, an empty `{}` placeholder, or too long",
     "RC373": "warning: a selection written the old way, `x in S where C` or `x in S until C` (deprecated: "
              "write the comprehension `x for x in S where C`; `rulecraft fmt --upgrade` rewrites it)",
+    "RC374": "`board: drawing: across:` naming what is not a whole-number state field (plain or `of: team`)",
     "RC375": "`next:` that names no phase of `setup:`/`turn:` (or a case without `if:` before the last), "
              "or `call:` that names no phase of `phases:`",
     "RC376": "`call:` steps that form a cycle (a called phase calling itself, directly or through others)",
@@ -335,6 +336,7 @@ HINTS = {
              "only where it is shared",
     "RC372": "pair each `{` with a `}` around a formula, and write `{{` and `}}` for a brace in the text",
     "RC373": "write the comprehension the hint shows, or run `rulecraft fmt --upgrade GAME` to rewrite them all",
+    "RC374": "name an `int` field of `state:`, plain or `of: team`; a `derived:` field computes a line that moves",
     "RC375": "name a phase of `setup:`/`turn:` in `next:` (give every case but the last an `if:`), and a "
              "phase of `phases:` in `call:`",
     "RC376": "break the cycle: a called phase may not call itself, directly or through others",

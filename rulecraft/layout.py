@@ -40,7 +40,9 @@ class Layout:
     ``y`` (the lines between the pitch's rows), the ``goals`` (the first team's, then the
     second's, outside the pitch's ends; () when not drawn), the ``outlines`` (area name to the
     boxes of its spaces), the ``marks`` (area name to the box drawn around it, a marking such
-    as a penalty area) and the ``links`` between spaces of a graph (pairs of names)."""
+    as a penalty area), the ``links`` between spaces of a graph (pairs of names), the state
+    fields whose values draw lines ``across`` the pitch (:func:`lines_across`) and the
+    ``origin``, the ``place:`` coordinates of the pitch's lower left corner."""
 
     kind: str
     width: float
@@ -54,6 +56,8 @@ class Layout:
     outlines: dict
     marks: dict
     links: tuple
+    across: tuple = ()
+    origin: tuple = (0, 0)
 
     @property
     def depth(self) -> float:
@@ -83,4 +87,29 @@ def board_layout(rules) -> Layout:
                   outlines={area: tuple(boxes[names[i]] for i in members)
                             for area, members in drawing["outline"].items()},
                   marks={area: Box(*box) for area, box in drawing["marks"].items()},
-                  links=tuple((names[a], names[b]) for a, b in drawing["links"]))
+                  links=tuple((names[a], names[b]) for a, b in drawing["links"]),
+                  across=tuple(drawing.get("across", ())), origin=tuple(drawing.get("origin", (0, 0))))
+
+
+@dataclass(frozen=True)
+class Across:
+    """A line across the pitch where a state field puts it: the ``field``, the ``team`` it
+    belongs to (None for a plain field) and its ``y`` in cells, None while it is off the pitch."""
+
+    field: str
+    team: int | None
+    y: float | None
+
+
+def lines_across(layout: Layout, state) -> tuple:
+    """The :class:`Across` lines of ``layout.across`` in ``state`` (a runtime
+    :class:`~rulecraft.runtime.engine.State`): one per plain field, one per team for a field of
+    team, in that order; a value on or beyond an end of the pitch draws none (``y`` None)."""
+    lines = []
+    for name in layout.across:
+        field = state.game.field(name)
+        for index in range(field.size):
+            y = state.s[field.base + index] - layout.origin[1]
+            lines.append(Across(name, index if field.of == "team" else None,
+                                y if 0 < y < layout.height else None))
+    return tuple(lines)

@@ -7,16 +7,18 @@ name and the pieces on it counted by team (``H3 A2``); a board without geometry 
 with what stands on it. Empty spaces show their shade (:data:`SHADE_MARKS`); the goals print as
 ``#`` beyond both ends, the halfway line as ``=`` (``-`` through a grid's middle row), the
 centre circle as ``(O)``, the bands as their numbers in the margin, the areas marked as boxes
-(a penalty area) as a frame of :data:`MARK`. Pieces print as their
+(a penalty area) as a frame of :data:`MARK`, a line across the pitch (an offside line) as a
+line of :data:`ACROSS` (a zone board's border row, named in the margin). Pieces print as their
 team's initial and kind; spaces without pieces show per-space fields (e.g. a mark) or their shade.
 """
 
 from __future__ import annotations
 
-from rulecraft.layout import board_layout
+from rulecraft.layout import board_layout, lines_across
 
 SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
 MARK = "*"              # the frame of an area marked as a box
+ACROSS = "~"            # a line across the pitch that moves with the game (board: drawing: across:)
 ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
 
 
@@ -157,7 +159,10 @@ def _grid_lines(state, team, layout) -> list[str]:
     rows, columns = rules.grid["rows"], rules.grid["columns"]
     middle = (rows + 1) // 2 if layout.halfway is not None and rows % 2 else None
     lines = _goal_lines(layout, 1, width + 1, "    ")
+    across = _across(state, layout)
     for row in range(rows, 0, -1):
+        if row in across:
+            lines.append("    " + ACROSS * (columns * (width + 1) - 1) + "  " + across[row])
         lines += _mark_edge(layout, row, width + 1)
         out = []
         for col in range(1, columns + 1):
@@ -250,12 +255,29 @@ def _zone_lines(state, layout) -> list[str]:
         label = f"{name} {_short_counts(state, index)}".rstrip()[:right - left - 1]
         canvas[top + 1][left + 1:left + 1 + len(label)] = label
     bands = set(layout.bands) and range(1, int(layout.height) + 1)
+    across = {int((layout.height - y) * ZONE_HEIGHT): label for y, label in _across(state, layout).items()}
     lines = []
     for row, chars in enumerate(canvas):
         band = int(layout.height) - row // ZONE_HEIGHT
         number = f"{band:>2} " if bands and row % ZONE_HEIGHT == 1 else "   "
+        if row in across:
+            chars = [ACROSS if c in " -" + SHADE_MARKS else c for c in chars]
+            chars.append("  " + across[row])
         lines.append(number + "".join(chars).rstrip())
     return _goal_lines(layout, 1, ZONE_WIDTH, "   ") + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
+
+
+def _across(state, layout) -> dict:
+    """The lines across the pitch on the board now (:func:`rulecraft.layout.lines_across`): the
+    ``y`` of each drawn one to its label, ``home offside line`` (lines at one ``y`` share it)."""
+    rules = state.game.rules
+    labels: dict = {}
+    for line in lines_across(layout, state):
+        if line.y is not None:
+            words = line.field.replace("_", " ")
+            label = f"{rules.teams[line.team]} {words}" if line.team is not None else words
+            labels[line.y] = f"{labels[line.y]}, {label}" if line.y in labels else label
+    return labels
 
 
 def _short_counts(state, space: int) -> str:

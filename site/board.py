@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
-from rulecraft.layout import Box, board_layout
+from rulecraft.layout import Box, board_layout, lines_across
 
 SQUARE, MIN_WIDTH, MARGIN = 56, 450, 24
 EMPTY_LAYERS = '<g class="rc-markers"></g><g class="rc-pieces"></g>'
@@ -52,6 +52,15 @@ def space_boxes(rules) -> dict[str, Box]:
     layout = board_layout(rules)
     scale = _Scale(layout)
     return {name: scale.box(box) for name, box in layout.boxes.items()}
+
+
+def across_segments(rules, state) -> list:
+    """Each line across the pitch in ``state`` (:func:`rulecraft.layout.lines_across`, e.g. an
+    offside line) as SVG ``[x1, x2, y]``, None while it is off the pitch."""
+    layout = board_layout(rules)
+    scale = _Scale(layout)
+    return [[scale.x(0), scale.x(layout.width), scale.y(line.y)] if line.y is not None else None
+            for line in lines_across(layout, state)]
 
 
 def board_svg(rules, *, label: str | None, area_names=None, end_names=(), layers: str = EMPTY_LAYERS) -> str:

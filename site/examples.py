@@ -5,8 +5,8 @@ expectations are asserted while the site is built (a failing scenario fails the 
 :func:`player_data` turns the frames into the data the browser player shows, in one language:
 where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
 (a ball carrier, ``holders``), the pieces each shown per-piece field flags (knocked down; a flag
-naming a partner piece, ``pile``, stacks the two where they stand), the
-dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
+naming a partner piece, ``pile``, stacks the two where they stand), the lines across the pitch
+(``across``: an offside line, in SVG units), the dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
 pieces they name, to highlight), the option taken next, and the actions the scenario shows being
 refused with the rule that refuses them (and the spaces they name, marked as refused targets
@@ -16,9 +16,11 @@ where no legal option or the option taken next names them: those stay highlighte
 from __future__ import annotations
 
 from rulecraft.errors import IllegalActionError
+from rulecraft.layout import board_layout, lines_across
 from rulecraft.runtime.engine import CHANCE, TERMINAL
 from rulecraft.runtime.notation import action_id
 from rulecraft.runtime.scenario import run_scenario
+from rulecraft.site.board import across_segments
 from rulecraft.site.narration import Names, Narration
 
 SILENT_EVENTS = ("action", "roll")   # shown as the chosen option and as dice instead
@@ -52,6 +54,10 @@ def player_data(book, scenario, frames, language: str) -> dict:
         "teams": [str(names.word(t)) for t in rules.teams],
         "markers": [{"field": f.name, "label": str(names.word(f.name))} for f in markers],
         "flags": [{"field": f.name, "label": str(names.word(f.name)), "pile": f.type == "piece"} for f in flags],
+        "across": [{"field": line.field, "team": line.team,
+                    "label": str(names.word(line.field)) + ("" if line.team is None
+                                                            else f": {names.word(rules.teams[line.team])}")}
+                   for line in lines_across(board_layout(rules), game.new_initial_state())],
         "frames": [],
     }
     at = game.field("at")
@@ -71,6 +77,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
             "holders": [state.s[f.base] if f.type == "piece" else -1 for f in markers],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
+            "across": across_segments(rules, state),
             "phase": narration.phase_title(phases[state.phase()[0]]),
             "actor": _actor(state, names),
             "status": renderer.render(status, **state.describe()) if status else "",

@@ -4,7 +4,8 @@
 :func:`rulecraft.site.position.stage`) and names only what the board shows in some frame: each
 team on the board (its colour in its shape, by the team's name), legal targets and the option
 taken next (a square and a piece as they are highlighted), a target shown refused, each marker (the ball, its carrier,
-a free ball …), each per-piece flag (knocked down …) and each outlined area. Every swatch is
+a free ball …), each per-piece flag (knocked down …), each line across the pitch (an offside
+line, by its field and team) and each outlined area. Every swatch is
 drawn with the board's own classes, so ``player.css`` paints it exactly as the board.
 """
 
@@ -21,7 +22,7 @@ PIECE_BOX, SQUARE_BOX = "-14 -14 28 28", "0 0 28 28"
 
 def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
     """The legend's entries for ``data``: dicts of ``key`` (``team-0``, ``legal``, ``chosen``,
-    ``refused``, ``marker-ball``, ``flag-down``, ``area-NAME``), ``label`` (plain text in the
+    ``refused``, ``marker-ball``, ``flag-down``, ``across-N``, ``area-NAME``), ``label`` (plain text in the
     page's language) and ``swatch`` (SVG markup, built from escaped text only). ``labels`` are
     the site's words (``legal_space``, ``chosen``, ``refused``), ``area_names`` each drawn area's
     name by its spec name."""
@@ -46,6 +47,12 @@ def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
         if any(frame["places"][p] for frame in frames for p in frame["flags"][index]):
             items.append(_item(f"flag-{flag['field']}", flag["label"],
                                _piece(teams[0] if teams else 0, f' rc-flagged rc-flag-{escape(flag["field"])}')))
+    for index, line in enumerate(data.get("across", [])):
+        if any(frame["across"][index] for frame in frames):
+            team = "" if line["team"] is None else f' rc-team-{line["team"]}'
+            body = (f'<rect class="rc-swatch-back" width="28" height="28"/>'
+                    f'<line class="rc-across-line{team}" x1="0" x2="28" y1="14" y2="14"/>')
+            items.append(_item(f"across-{index}", line["label"], SWATCH.format(box=SQUARE_BOX, body=body)))
     for area, name in area_names.items():
         body = ('<rect class="rc-swatch-back" width="28" height="28"/>'
                 '<g class="rc-area"><rect x="3" y="3" width="22" height="22"/></g>')

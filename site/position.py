@@ -132,9 +132,17 @@ def piece_shape(team: int, radius: float) -> str:
 
 
 def layers_svg(data: dict, frame: dict) -> str:
-    """The SVG layers of pieces and markers (over them), drawn where ``frame`` (from :func:`stage`) puts them;
-    every piece and marker is drawn, those off the board hidden, so the player can move them."""
-    parts = ['<g class="rc-pieces">']
+    """The SVG layers of lines across the pitch, pieces (over them) and markers (over both), drawn
+    where ``frame`` (from :func:`stage`) puts them; every piece, marker and line is drawn, those off
+    the board hidden, so the player can move them."""
+    parts = ['<g class="rc-across">']
+    for index, (line, segment) in enumerate(zip(data.get("across", []), frame.get("across", []))):
+        x1, x2, y = segment or (0, 0, 0)
+        team = "" if line["team"] is None else f' rc-team-{line["team"]}'
+        hidden = "" if segment else ' style="display: none"'
+        parts.append(f'<line class="rc-across-line{team}" data-across="{index}" x1="{x1:g}" x2="{x2:g}" '
+                     f'y1="{y:g}" y2="{y:g}"{hidden}><title>{escape(line["label"])}</title></line>')
+    parts.append('</g><g class="rc-pieces">')
     for index, (piece, space, place) in enumerate(zip(data["pieces"], frame["at"], frame["places"])):
         classes = f'rc-piece rc-team-{piece["team"]} rc-kind-{escape(str(piece["kind"]))}'
         flags = _flags(data, frame, index)

@@ -3,7 +3,8 @@
 What a person meets: the rulebook's SVG and the board ``rulecraft play`` prints both change when
 the drawing entry does; taktinen's terminal board shows its zones with the pieces on them and
 both goals; BALL's squares are shaded stripe by stripe; each end's own goal, a marked penalty
-area and side fields beside a grid show in both; ``rulecraft play`` shows the line-up. (Bad entries: tests/test_spec_errors.py.)
+area, side fields beside a grid and lines across the pitch that move with the game (an offside
+line) show in both; ``rulecraft play`` shows the line-up. (Bad entries: tests/test_spec_errors.py.)
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from rulecraft.compiler import load_rules
-from rulecraft.layout import board_layout
+from rulecraft.layout import board_layout, lines_across
 from rulecraft.runtime.engine import Game
-from rulecraft.runtime.render import ZONE_WIDTH, render_text
-from rulecraft.site.board import board_svg, space_boxes
+from rulecraft.runtime.render import ACROSS as ACROSS_MARK, ZONE_WIDTH, board_lines, render_text
+from rulecraft.site.board import across_segments, board_svg, space_boxes
 
 from helpers import REPO, invoke, spec_folder
 
@@ -253,3 +254,57 @@ def test_a_marked_box_is_the_smallest_rectangle_around_its_area(cells):
     rows, cols = {r for r, _ in cells}, {c for _, c in cells}
     assert (box.x, box.y, box.width, box.height) == (min(cols) - 1, min(rows) - 1, max(cols) - min(cols) + 1,
                                                      max(rows) - min(rows) + 1)
+
+
+ACROSS = """
+game: {id: lines, title: Lines, teams: [home, away]}
+board:
+  grid: {rows: 6, columns: 3}
+  adjacent: orthogonal
+  drawing:
+    across: [offside_line]
+pieces:
+  roster:
+    - {team: home, count: 1, at: B2}
+    - {team: away, count: 2, at: B5}
+state:
+  offside_line:
+    type: int
+    of: team
+    derived: "if team == home then max(p.at.row for p in away.pieces) else 0"
+  to_move: {type: team, initial: home}
+actions:
+  advance:
+    rule: "1"
+    params: {piece: piece}
+    legal:
+      - {if: "piece.team == actor and piece.at.row < 6", rule: "1", reason: "move one of yours up"}
+    effect: "piece.at = space(piece.at.row + 1, piece.at.col); to_move = actor.opponent"
+turn:
+  - {phase: p, rule: "1", choose: advance, by: to_move}
+end: {rule: "1", returns: "0"}
+limits: {max_plies: 20}
+"""
+
+
+def test_a_line_across_the_pitch_moves_with_the_game_in_both_outputs(tmp_path):
+    # home's offside line is the row of the furthest away piece's top edge; away's value (0) is
+    # on the end, so it draws nothing
+    game = Game(load_rules(spec_folder(tmp_path, ACROSS) / "game.yaml"))
+    state = game.new_initial_state()
+    layout = board_layout(game.rules)
+    assert [(line.team, line.y) for line in lines_across(layout, state)] == [(0, 5), (1, None)]
+    assert across_segments(game.rules, state)[1] is None
+    first = across_segments(game.rules, state)[0]
+    board = board_lines(state)
+    marked = [row for row in board if "home offside line" in row]
+    assert len(marked) == 1 and set(marked[0].split("  home")[0].strip()) == {ACROSS_MARK}
+    assert board.index(marked[0]) == board.index(next(r for r in board if r.startswith("  6"))) + 1
+    for _ in range(2):          # home's piece, then an away piece, one row up
+        state.apply(state.legal_actions()[0])
+    assert [line.y for line in lines_across(layout, state)] == [None, None]      # away's reached the end
+    assert across_segments(game.rules, state) == [None, None]
+    assert not any(ACROSS_MARK in row for row in board_lines(state))
+    x1, x2, y = first           # the SVG line spans the pitch at the top edge of row 5
+    boxes = space_boxes(game.rules)
+    assert (x1, x2) == (boxes["A5"].x, boxes["C5"].x + boxes["C5"].width) and y == boxes["B5"].y

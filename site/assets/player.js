@@ -34,6 +34,7 @@
     }, this);
     this.pieces = Array.prototype.slice.call(svg.querySelectorAll("g.rc-pieces > g.rc-piece"));
     this.markers = Array.prototype.slice.call(svg.querySelectorAll("g.rc-markers > g.rc-marker"));
+    this.across = Array.prototype.slice.call(svg.querySelectorAll("g.rc-across > line"));
   }
 
   Board.prototype.spaceName = function (index) {
@@ -66,6 +67,16 @@
       Object.keys(this.rects).forEach(function (key) {
         this.rects[key].group.classList.toggle("rc-has-" + this.data.markers[index].field, key === name);
       }, this);
+    }, this);
+    (frame.across || []).forEach(function (segment, index) {
+      var line = this.across[index];
+      line.style.display = segment ? "" : "none";
+      if (segment) {
+        line.setAttribute("x1", String(segment[0]));
+        line.setAttribute("x2", String(segment[1]));
+        line.setAttribute("y1", String(segment[2]));
+        line.setAttribute("y2", String(segment[2]));
+      }
     }, this);
     this.flag(frame);
     this.highlight(frame);

@@ -6,7 +6,7 @@ expectations are asserted while the site is built (a failing scenario fails the 
 where every piece stands, the spaces named by state fields (the ball) or by the pieces they name
 (a ball carrier, ``holders``), the pieces each shown per-piece field flags (knocked down; a flag
 naming a partner piece, ``pile``, stacks the two where they stand), the lines across the pitch
-(``across``: an offside line, in SVG units), the dice rolled, the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
+(``across``: an offside line, in SVG units), the dice rolled (each by the team that rolled it), the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
 pieces they name, to highlight), the option taken next, and the actions the scenario shows being
 refused with the rule that refuses them (and the spaces they name, marked as refused targets
@@ -81,7 +81,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "phase": narration.phase_title(phases[state.phase()[0]]),
             "actor": _actor(state, names),
             "status": renderer.render(status, **state.describe()) if status else "",
-            "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"])}
+            "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"]), "team": v.get("team"),
+                      "by": "" if v.get("team") is None else str(names.word(rules.teams[v["team"]]))}
                      for kind, _, v in frame.events if kind == "roll"],
             "events": lines,
             "legal": legal,

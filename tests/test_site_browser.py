@@ -123,7 +123,8 @@ def test_the_board_svg_is_drawn(page, site, game, language):
 @pytest.mark.parametrize("game", GAMES)
 def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, game, language):
     """Every frame of the examples: the pieces stand where the runtime's state puts them, the
-    lines across the pitch (taktinen's offside lines) where its state draws them, and the
+    lines across the pitch (taktinen's offside lines) where its state draws them, each die rolled
+    beside the name of the team that rolled it, and the
     highlighted squares are exactly those the runtime's legal actions name (every example in
     two languages, the first few in the others: the player is the same code in every language)."""
     folder = site["root"] / "rulespecs" / game
@@ -144,14 +145,20 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
                 for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
             lines = [segment and segment[2] for segment in across_segments(runtime.rules, state)]
             sync_api.expect(player).to_have_attribute("data-frame", str(number))
-            shown, highlighted, drawn = player.evaluate(
+            teams = player.evaluate("root => root.rcPlayer.data.teams")
+            rolled = [[teams[v["team"]] if v["team"] is not None else "", runtime.display(v["type"], v["value"])]
+                      for kind, _, v in frame.events if kind == "roll"]
+            shown, highlighted, drawn, dice = player.evaluate(
                 "root => [[...root.querySelectorAll('svg.rc-board g.rc-piece')].map(e => e.dataset.space),"
                 " [...root.querySelectorAll('svg.rc-board g.rc-space.rc-legal')].map(e => e.dataset.space),"
                 " [...root.querySelectorAll('svg.rc-board g.rc-across > line')].map(e =>"
-                "   getComputedStyle(e).display === 'none' ? null : Number(e.getAttribute('y1')))]")
+                "   getComputedStyle(e).display === 'none' ? null : Number(e.getAttribute('y1'))),"
+                " [...root.querySelectorAll('.rc-dice > li')].map(li => [li.querySelector('.rc-die-by') ?"
+                "   li.querySelector('.rc-die-by').innerText : '', li.querySelector('.rc-die').lastChild.textContent])]")
             assert shown == expected, f"{scenario.id}, frame {number}"
             assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
             assert drawn == lines, f"{scenario.id}, frame {number}: lines across the pitch"
+            assert dice == rolled, f"{scenario.id}, frame {number}: each die by the team that rolled it"
             if number + 1 < len(frames):
                 player.locator(".rc-next-step").click()
         assert not page.problems, page.problems

@@ -192,14 +192,26 @@
       : actor.kind === "chance" ? labels.chance : labels.over;
     var actorName = this.text(".rc-actor-name", who);
     actorName.className = "rc-actor-name" + (actor.kind === "team" ? " rc-team-" + actor.team : "");
+    /* each die beside the name of the team that rolled it, in the team's colour */
     this.list(".rc-dice", frame.dice, function (node, die) {
-      node.className = "rc-die";
-      node.title = labels.die + " " + die.die;
+      var who = die.by ? die.by + ", " : "";
+      node.className = "rc-die-roll" + (die.team === null || die.team === undefined ? "" : " rc-team-" + die.team);
+      node.title = who + labels.die + " " + die.die;
+      if (die.by) {
+        var by = document.createElement("span");
+        by.className = "rc-die-by";
+        by.setAttribute("aria-hidden", "true");
+        by.textContent = die.by;
+        node.appendChild(by);
+      }
+      var face = document.createElement("span");
+      face.className = "rc-die";
       var name = document.createElement("span");
       name.className = "rc-sr-only";
-      name.textContent = labels.die + " " + die.die + ": ";
-      node.appendChild(name);
-      node.appendChild(document.createTextNode(die.value));
+      name.textContent = who + labels.die + " " + die.die + ": ";
+      face.appendChild(name);
+      face.appendChild(document.createTextNode(die.value));
+      node.appendChild(face);
     });
     var events = frame.events.length ? frame.events : (this.index === 0 ? [labels.no_events] : []);
     this.list(".rc-events", events, function (node, line) {

@@ -41,12 +41,32 @@ class Scenario:
 
 @dataclass
 class Frame:
-    """One step of a played scenario, for the rulebook's animation."""
+    """One step of a played scenario (played phase by phase: one phase of a step), for the
+    rulebook's animation: the ``step``, its ``events``, the ``state`` after them and the
+    ``legal`` actions there (``(id, notation)`` pairs). A part of a step has the ``phase`` its
+    events belong to (None: the state's own phase) and ``ends_step`` false but for the last part;
+    a part's state is a position inside the automatic play, where nobody is to act."""
 
     step: dict
     events: list
     state: State
     legal: list
+    phase: str | None = None
+    ends_step: bool = True
+
+
+class _PhaseMarks(list):
+    """An event list that keeps, as each phase begins (the engine adds the phase's event before
+    the phase runs), the event's index and a copy of the state at that moment."""
+
+    def __init__(self, state: State):
+        super().__init__()
+        self.state, self.marks = state, {}
+
+    def append(self, event) -> None:
+        if event[0] == "phase":
+            self.marks[len(self)] = self.state.clone()
+        super().append(event)
 
 
 def load_scenarios(game_dir) -> list[Scenario]:
@@ -75,10 +95,13 @@ def load_scenarios(game_dir) -> list[Scenario]:
     return result
 
 
-def run_scenario(game: Game, scenario: Scenario) -> list[Frame]:
+def run_scenario(game: Game, scenario: Scenario, *, by_phase: bool = False) -> list[Frame]:
     """Play ``scenario`` on ``game`` (compiled with the scenario's options); returns its frames.
 
-    The first frame is the edited position; each step adds one. Raises :class:`ScenarioError`.
+    The first frame is the edited position; each step adds one, or with ``by_phase`` one per
+    phase its automatic play passes through (the action and what it does, then each phase that
+    follows with its events and the position when it ends: taktinen's phases 3 to 7 after one
+    roll are five frames). Raises :class:`ScenarioError`.
     """
     where = f"scenario {scenario.id}"
     state = game.new_initial_state()
@@ -92,14 +115,31 @@ def run_scenario(game: Game, scenario: Scenario) -> list[Frame]:
         if not isinstance(step, dict) or len(set(step) & set(STEP_KINDS)) != 1:
             raise ScenarioError(f"{label}: a step is one of {', '.join(STEP_KINDS)}")
         if "do" in step or "roll" in step:
-            events = []
+            events = _PhaseMarks(state) if by_phase else []
+            before = None if state.is_terminal() else state.phase()[0]
             _apply(state, step["do"] if "do" in step else {"roll": step["roll"]}, label, events)
-            frames.append(Frame(step, events, state.clone(), _legal(state)))
+            frames += _parts(step, events, state, before) if by_phase else [
+                Frame(step, events, state.clone(), _legal(state))]
         elif "refuse" in step:
             _refuse(state, step, label)
         else:
             _expect(state, step["expect"], events, label)
     return frames
+
+
+def _parts(step: dict, events: _PhaseMarks, state: State, before: str | None) -> list[Frame]:
+    """The frames of one step played phase by phase (see :func:`run_scenario`): its events cut
+    where each phase begins; the first part is the step's own (in the phase ``before`` it), the
+    others carry ``{"continues": step}`` as their step, so that no option is taken from them."""
+    cuts = sorted({0, *events.marks, len(events)})
+    parts = []
+    for start, stop in zip(cuts, cuts[1:]):
+        last = stop == len(events)
+        phase = events[start][2]["phase"] if start in events.marks else before
+        parts.append(Frame(step if not parts else {"continues": step}, list(events[start:stop]),
+                           state.clone() if last else events.marks[stop], _legal(state) if last else [],
+                           phase, last))
+    return parts or [Frame(step, [], state.clone(), _legal(state))]
 
 
 def _legal(state: State) -> list:

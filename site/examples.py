@@ -29,8 +29,9 @@ PLAY_TEMPLATES = (("pages", "examples", "piece"), ("pages", "examples", "status"
 
 
 def play(book, scenario) -> list:
-    """The frames of ``scenario`` played by the runtime (raises ScenarioError when it fails)."""
-    return run_scenario(book.game(scenario.options), scenario)
+    """The frames of ``scenario`` played by the runtime phase by phase, so that each phase of a
+    step is shown with its own narration (raises ScenarioError when it fails)."""
+    return run_scenario(book.game(scenario.options), scenario, by_phase=True)
 
 
 def player_data(book, scenario, frames, language: str) -> dict:
@@ -69,7 +70,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
             (event, narration.line(event)) for event in frame.events
             if event[0] not in SILENT_EVENTS) if text.strip()]
         where = [state.s[at.base + p] for p in range(at.size)]
-        legal, chosen = _legal(state, names), _next(state, following, names)
+        legal, chosen = _legal(state, names, frame.ends_step), _next(state, following, names)
         # a space legal (or taken next) for another action shows that; the refusal is in the text
         highlighted = set(legal.get("spaces", ())) | set((chosen or {}).get("spaces", ()))
         data["frames"].append({
@@ -78,8 +79,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "holders": [state.s[f.base] if f.type == "piece" else -1 for f in markers],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
             "across": across_segments(rules, state),
-            "phase": narration.phase_title(phases[state.phase()[0]]),
-            "actor": _actor(state, names),
+            "phase": narration.phase_title(phases[frame.phase or state.phase()[0]]),
+            "actor": _actor(state, names) if frame.ends_step else {"kind": "flow"},
             "status": renderer.render(status, **state.describe()) if status else "",
             "dice": [{"die": v["die"], "value": game.display(v["type"], v["value"]), "team": v.get("team"),
                       "by": "" if v.get("team") is None else str(names.word(rules.teams[v["team"]]))}
@@ -155,8 +156,10 @@ def enclosing_phases(rules) -> dict[str, str]:
     return result
 
 
-def _legal(state, names: Names) -> dict:
-    if state.is_terminal() or state.is_chance_node():
+def _legal(state, names: Names, decision: bool = True) -> dict:
+    """The legal options of ``state`` and the spaces and pieces they name; none where no
+    ``decision`` is due (a position inside a step's automatic play)."""
+    if not decision or state.is_terminal() or state.is_chance_node():
         return {"options": [], "spaces": [], "pieces": []}
     spaces, pieces, options = set(), set(), []
     for action in state.legal_actions():
@@ -168,8 +171,9 @@ def _legal(state, names: Names) -> dict:
 
 
 def _next(state, step, names: Names) -> dict | None:
-    """The option the scenario takes next from ``state`` (a decision or a die face), if any."""
-    if step is None:
+    """The option the scenario takes next from ``state`` (a decision or a die face), if any: none
+    from inside a step's automatic play (the next frame ``continues`` the step)."""
+    if step is None or "continues" in step:
         return None
     if "roll" in step:
         return {"roll": str(step["roll"])}
@@ -181,16 +185,19 @@ def _next(state, step, names: Names) -> dict | None:
 
 
 def _refusals(scenario, frames) -> dict[int, list]:
-    """The scenario's ``refuse`` steps, attached to the frame they are tried from.
+    """The scenario's ``refuse`` steps, attached to the frame they are tried from (the frame that
+    ends the step before them).
 
     Each is ``(action id, rule id)``: the engine refuses the action and names the rule.
     """
     attached: dict[int, list] = {}
-    frame = 0
+    ends = [index for index, frame in enumerate(frames) if frame.ends_step]
+    done = 0
     for step in scenario.steps:
         if "do" in step or "roll" in step:
-            frame += 1
+            done += 1
         elif "refuse" in step:
+            frame = ends[done]
             state = frames[frame].state
             game = state.game
             notation = str(step["refuse"])

@@ -122,7 +122,8 @@ def test_the_board_svg_is_drawn(page, site, game, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
 def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site, game, language):
-    """Every frame of the examples: the pieces stand where the runtime's state puts them, the
+    """Every frame of the examples, a step shown phase by phase as the runtime plays it
+    (``run_scenario(by_phase=True)``, nobody to act inside a step): the pieces stand where the runtime's state puts them, the
     lines across the pitch (taktinen's offside lines) where its state draws them, each die rolled
     beside the name of the team that rolled it, and the
     highlighted squares are exactly those the runtime's legal actions name (every example in
@@ -136,11 +137,11 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
         runtime = Game(load_rules(folder / "game.yaml", scenario.options))
         at = runtime.field("at")
         player = players.nth(index)
-        frames = run_scenario(runtime, scenario)
+        frames = run_scenario(runtime, scenario, by_phase=True)
         for number, frame in enumerate(frames):
             state = frame.state
             expected = [runtime.rules.spaces[s] if s >= 0 else "" for s in state.s[at.base:at.base + at.size]]
-            legal = set() if state.is_terminal() or state.is_chance_node() else {
+            legal = set() if state.is_terminal() or state.is_chance_node() or not frame.ends_step else {
                 runtime.rules.spaces[value] for action in state.legal_actions()
                 for (_, kind, _, _), value in zip(*_params(runtime, action)) if kind == "space"}
             lines = [segment and segment[2] for segment in across_segments(runtime.rules, state)]
@@ -148,17 +149,19 @@ def test_stepping_an_example_puts_every_piece_where_the_runtime_says(page, site,
             teams = player.evaluate("root => root.rcPlayer.data.teams")
             rolled = [[teams[v["team"]] if v["team"] is not None else "", runtime.display(v["type"], v["value"])]
                       for kind, _, v in frame.events if kind == "roll"]
-            shown, highlighted, drawn, dice = player.evaluate(
+            shown, highlighted, drawn, dice, inside_a_step = player.evaluate(
                 "root => [[...root.querySelectorAll('svg.rc-board g.rc-piece')].map(e => e.dataset.space),"
                 " [...root.querySelectorAll('svg.rc-board g.rc-space.rc-legal')].map(e => e.dataset.space),"
                 " [...root.querySelectorAll('svg.rc-board g.rc-across > line')].map(e =>"
                 "   getComputedStyle(e).display === 'none' ? null : Number(e.getAttribute('y1'))),"
                 " [...root.querySelectorAll('.rc-dice > li')].map(li => [li.querySelector('.rc-die-by') ?"
-                "   li.querySelector('.rc-die-by').innerText : '', li.querySelector('.rc-die').lastChild.textContent])]")
+                "   li.querySelector('.rc-die-by').innerText : '', li.querySelector('.rc-die').lastChild.textContent]),"
+                " root.querySelector('.rc-actor').hidden]")
             assert shown == expected, f"{scenario.id}, frame {number}"
             assert set(highlighted) == legal, f"{scenario.id}, frame {number}"
             assert drawn == lines, f"{scenario.id}, frame {number}: lines across the pitch"
             assert dice == rolled, f"{scenario.id}, frame {number}: each die by the team that rolled it"
+            assert inside_a_step == (not frame.ends_step), f"{scenario.id}, frame {number}: nobody acts inside a step"
             if number + 1 < len(frames):
                 player.locator(".rc-next-step").click()
         assert not page.problems, page.problems
@@ -415,8 +418,8 @@ _FIT = """root => {
 
 VIEWPORTS = {"wide": (1280, 900), "phone": (390, 844)}
 # On a phone the board, its legend and the controls come first and fit the window; the step's
-# narration follows below them and may run past the window's bottom (a step that plays several
-# phases at once, taktinen's phases 3 to 7 after one roll, does not fit beside a readable board).
+# narration follows below them and may run past the window's bottom (a readable board stacked
+# over even one phase's narration is taller than a phone's window).
 NARRATION_BELOW = ("phone",)
 # The smallest space name or piece mark drawn, in px (a crowded taktinen zone on a phone).
 SMALLEST_TEXT = {"wide": 7, "phone": 6}
@@ -491,7 +494,7 @@ def test_a_screen_reader_gets_the_position_as_text_at_every_step(page, site, gam
         assert player.get_by_role("img").count() == 0
         names, markers = player.evaluate(
             "root => [root.rcPlayer.data.pieces.map(p => p.name), root.rcPlayer.data.markers.map(m => m.label)]")
-        frames = run_scenario(runtime, scenario)
+        frames = run_scenario(runtime, scenario, by_phase=True)
         for number, frame in enumerate(frames):
             sync_api.expect(player).to_have_attribute("data-frame", str(number))
             told = _told(player.locator(".rc-position").get_by_role("listitem").all_text_contents())

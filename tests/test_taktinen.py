@@ -152,3 +152,29 @@ def test_a_thousand_random_matches_keep_the_declared_invariants():
     longest = random_matches(game, 1000)
     print(f"taktinen: the longest of 1,000 random matches has {longest} plies "
           f"(limits: max_plies {game.rules.max_plies})")
+
+
+def test_a_step_played_phase_by_phase_shows_each_phase_and_ends_where_the_step_does():
+    # the rulebook shows a step that runs several phases (a roll, then phases 3 to 7) one phase at
+    # a time: the parts hold the step's events in order, each later part opens with its phase,
+    # inside the step nobody is to act, and the last part is the step's own position
+    folder = find_game("taktinen").parent
+    split_somewhere = False
+    for scenario in load_scenarios(folder):
+        game = Game(load_rules("taktinen", scenario.options))
+        whole, parts = run_scenario(game, scenario), run_scenario(game, scenario, by_phase=True)
+        ends = [part for part in parts if part.ends_step]
+        assert [f.state.s for f in ends] == [f.state.s for f in whole]
+        assert [f.legal for f in ends] == [f.legal for f in whole]
+        steps = iter(whole[1:])
+        parts = iter(parts[1:])
+        for step in steps:
+            mine = [next(parts)]
+            while not mine[-1].ends_step:
+                mine.append(next(parts))
+            assert sum((part.events for part in mine), []) == step.events
+            assert all(part.legal == [] and part.events[0][0] == "phase" and
+                       part.phase == part.events[0][2]["phase"] for part in mine[1:-1])
+            assert all(part.step == {"continues": step.step} for part in mine[1:])
+            split_somewhere |= len([e for e in step.events if e[0] == "phase"]) > 1 and len(mine) > 2
+    assert split_somewhere

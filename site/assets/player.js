@@ -191,6 +191,8 @@
     var who = actor.kind === "team" ? actor.name + (actor.secret ? " (" + labels.secret + ")" : "")
       : actor.kind === "chance" ? labels.chance : labels.over;
     var actorName = this.text(".rc-actor-name", who);
+    /* inside a step's automatic play ("flow": one phase of several) nobody is to act */
+    this.root.querySelector(".rc-actor").hidden = actor.kind === "flow";
     actorName.className = "rc-actor-name" + (actor.kind === "team" ? " rc-team-" + actor.team : "");
     /* each die beside the name of the team that rolled it, in the team's colour */
     this.list(".rc-dice", frame.dice, function (node, die) {

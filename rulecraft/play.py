@@ -39,7 +39,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
                secret_input_fn=getpass.getpass, narrator: Narrator | None = None,
                language: str = "en", quit_path: str | None = None, quiet: bool = False,
-               summary: bool = False) -> Match:
+               summary: bool = False, hints: bool = True) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
 
     ``narrator`` writes the play-by-play and the actions offered to people (default: the spec's
@@ -54,7 +54,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     ends with the board and one :func:`end_line`, which leaves out the returns when the
     play-by-play has just narrated them (the game's ``end`` event); ``quiet`` prints the end line
     alone (no header, play-by-play or board), with the returns, and ``summary`` adds
-    :func:`summary_lines`. Returns the match.
+    :func:`summary_lines`. With ``hints`` false (``rulecraft play --no-hints``) a person's
+    legal actions are not listed: they type a notation (numbers are not taken), and a refusal
+    still names the rule; the actions, their ids and the log are the same as with hints. Returns
+    the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
@@ -80,7 +83,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             player = match.state.current_player()
             if player in humans:
                 action = _ask(match, player, console, input_fn, secret_input_fn, log_path,
-                              narrator, language)
+                              narrator, language, hints)
                 if action is None:
                     continue
                 match.apply(action, events)
@@ -96,7 +99,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             console.print(say(language, "saved", path=path), markup=False, soft_wrap=True)
         return match
     if show_board:
-        console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
+        console.print("\n".join(board_lines(match.state, word=narrator.word)), highlight=False, markup=False)
     narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
     screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
@@ -161,28 +164,41 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
 
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
-    :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is."""
+    :func:`rulecraft.runtime.render.visible_fields`; a field whose value is the deciding team,
+    such as a ``to_move``, is left out: the line ends naming it) and whose decision it is, all
+    in the words of ``narrator``."""
     phase, _ = state.phase()
+    who = narrator.word(state.game.rules.teams[state.current_player()])
     fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
-              if brief]
-    who = state.game.rules.teams[state.current_player()]
+              if brief and value != who]      # "to move x" would name the team twice
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 
 
+def decision_screen(state, team: int, narrator: Narrator, language: str, hints: bool = True) -> list[str]:
+    """What a person sees before deciding for ``team``: the board as ``team`` sees it, the
+    :func:`status_line` and, with ``hints``, the legal actions numbered from 1 as the
+    play-by-play writes them (the golden screens of ``tests/golden/screens/`` are these lines)."""
+    lines = [*board_lines(state, team, narrator.word), status_line(state, team, narrator, language)]
+    if hints:
+        lines += [f"  {number:>3}. {narrator.notation(action)}"
+                  for number, action in enumerate(state.legal_actions(), 1)]
+    return lines
+
+
 def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,
-         narrator: Narrator, language: str):
+         narrator: Narrator, language: str, hints: bool = True):
+    """The action a person chooses for ``team`` (None after an undo), after the commands they
+    type; raises :class:`Quit` for quit and the end of input."""
     state = match.state
     game: Game = match.game
     legal = state.legal_actions()
     written = [narrator.notation(action) for action in legal]
     secret = state.is_secret()
     show = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
-    show("\n".join(board_lines(state, team)))
-    show(status_line(state, team, narrator, language))
-    for number, notation in enumerate(written, 1):
-        show(f"  {number:>3}. {notation}")
-    prompt = say(language, "prompt_secret" if secret else "prompt", team=game.teams[team])
+    show("\n".join(decision_screen(state, team, narrator, language, hints)))
+    prompt = say(language, ("prompt_secret" if secret else "prompt") + ("" if hints else "_notation"),
+                 team=narrator.word(game.teams[team]))
     while True:
         try:
             answer = (secret_input_fn if secret else input_fn)(prompt).strip()
@@ -192,9 +208,9 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
         if command == "quit":
             raise Quit
         if command == "help":
-            show(say(language, "help"))
+            show(say(language, "help" if hints else "help_notation"))
         elif command == "board":
-            show("\n".join(board_lines(state, team)))
+            show("\n".join(board_lines(state, team, narrator.word)))
         elif command == "state":
             hidden = say(language, "hidden")
             for name, value, _ in visible_fields(state, team, hidden, narrator.word):
@@ -210,15 +226,15 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
                 show(say(language, "saved", path=log_path))
             else:
                 show(say(language, "no_save"))
-        elif answer.isdigit() and 1 <= int(answer) <= len(legal):
+        elif hints and answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         else:
             chosen = _typed(answer, legal, written, state)
             if chosen is not None:
                 return chosen
+            key = ("not_an_answer_one" if len(legal) == 1 else "not_an_answer") if hints else "not_a_notation"
             show(_refusal(answer, state, narrator, language)
-                 or say(language, "not_an_answer_one" if len(legal) == 1 else "not_an_answer",
-                        answer=answer, last=len(legal)))
+                 or say(language, key, answer=answer, last=len(legal)))
 
 
 def _typed(answer: str, legal: list[int], written: list[str], state):

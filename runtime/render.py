@@ -91,20 +91,38 @@ def render_text(state, team: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def board_lines(state, team: int | None = None) -> list[str]:
-    """The board alone as lines of text, as ``team`` sees it (None: everything)."""
+def board_lines(state, team: int | None = None, word=None) -> list[str]:
+    """The board alone as lines of text, as ``team`` sees it (None: everything).
+
+    A board of spaces without geometry is a list, one line per space that holds pieces or a
+    per-space field with a value: its name, the pieces counted by team and each such field
+    (``s2: seeds in 4``); ``word`` names the fields as in :func:`visible_fields`."""
     rules = state.game.rules
     layout = board_layout(rules)
     if layout.kind == "grid":
         return _grid_lines(state, team, layout)
     if layout.kind == "zones":
         return _zone_lines(state, layout)
+    word = word or _words
+    seen = state.s if team is None else state.observation(team)
+    fields = [f for f in rules.fields if f.of == "space" and f.show and f.name != "at"]
+    width = max((len(name) for name in rules.spaces), default=0)
     lines = []
     for i, name in enumerate(rules.spaces):
-        contents = _team_counts(state, i)
+        parts = [_team_counts(state, i)]
+        for f in fields:
+            value = _display(state.game, f.type, seen[f.base + i])
+            if value is not None:
+                parts.append(f"{word(f.name)} {word(value) if isinstance(value, str) else value}")
+        contents = "; ".join(part for part in parts if part)
         if contents:
-            lines.append(f"{name:>6}: {contents}")
+            lines.append(f"{name:>{width}}: {contents}")
     return lines
+
+
+def _words(name: str) -> str:
+    """A spec name as words: its underscores as spaces (``seeds_in`` reads "seeds in")."""
+    return name.replace("_", " ")
 
 
 def visible_fields(state, team: int | None, hidden: str,

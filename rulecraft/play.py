@@ -164,13 +164,12 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
 
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
-    :func:`rulecraft.runtime.render.visible_fields`; a field whose value is the deciding team,
-    such as a ``to_move``, is left out: the line ends naming it) and whose decision it is, all
-    in the words of ``narrator``."""
+    :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is, all in the words
+    of ``narrator``."""
     phase, _ = state.phase()
     who = narrator.word(state.game.rules.teams[state.current_player()])
     fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
-              if brief and value != who]      # "to move x" would name the team twice
+              if brief]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 

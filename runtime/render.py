@@ -130,7 +130,8 @@ def visible_fields(state, team: int | None, hidden: str,
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
-    (not of a piece or a space) that ``team`` sees whole. ``word`` (a spec name to the words
+    (not of a piece or a space) that ``team`` sees whole, unless the spec shows it only in full
+    views (``show: state``). ``word`` (a spec name to the words
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
     team names and named values; without it they read as in the spec."""
     word = word or str
@@ -154,7 +155,7 @@ def visible_fields(state, team: int | None, hidden: str,
             if value is not None:
                 parts.append(f"{labels[i]} {value}" if labels else str(value))
         if parts:
-            result.append((word(f.name), ", ".join(parts), whole and f.of in (None, "team")))
+            result.append((word(f.name), ", ".join(parts), whole and f.of in (None, "team") and f.show is True))
     return result
 
 

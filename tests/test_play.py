@@ -25,14 +25,22 @@ def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
     screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
     status = [line for line in screen.splitlines() if "to play: home" in line]
     assert status, screen
-    assert "half 1" in status[0] and "clock 1" in status[0] and "goals home 0, away 0" in status[0]
+    assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "ball C3", "to play: home"]
     assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
+
+
+def test_the_status_line_keeps_to_possession_half_minute_score_ball_and_whose_decision(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="1\n" * 12 + "q\n").output
+    status = [line for line in screen.splitlines() if "to play: home" in line][-1]
+    assert [part.split(" ")[0] for part in status.split(" · ")[2:]] == ["possession", "half", "minute",
+                                                                       "goals", "ball", "to"], status
 
 
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="STATE\nq\n").output
-    assert "half: 1" in screen
+    assert "half: 1" in screen and "ball value: 3" in screen and "yellow cards: home 0, away 0" in screen
     assert "defenders: home 0, away hidden" in screen
     assert not [line for line in screen.splitlines() if ":" in line and line.endswith("-1")]
 
@@ -123,8 +131,8 @@ def test_finnish_status_state_and_end_lines_name_fields_in_words(tmp_path, monke
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="state\nq\n").output
     status = next(line for line in screen.splitlines() if "vuorossa:" in line)
-    assert "pallon arvo 3" in status and "situation alkupotku" in status   # glossary terms
-    assert "moves left kotijoukkue 0" in status      # no glossary term: the name in words
+    assert "puoliaika 1 · minuutti 1 · maalit kotijoukkue 0, vierasjoukkue 0" in status   # glossary terms
+    assert "pallon arvo: 3" in screen and "pelitilanne: alkupotku" in screen     # the state command
     end = play("taktinen", "--seed", 7, "--lang", "fi", "--quiet", input="").output
     assert "tulos kotijoukkue" in end
     after_header = screen.split("\n", 1)[1]          # the header's -O options stay as typed
@@ -135,7 +143,8 @@ def test_english_status_line_names_fields_in_words(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
     status = next(line for line in screen.splitlines() if "to play: home" in line)
-    assert "ball value 3" in status and "ball_value" not in status
+    assert "minute 1" in status and "clock" not in status
+    assert "ball value: 3" in play("taktinen", "--human", "home", "--seed", 3, input="state\nq\n").output
 
 
 # ---------- resume ----------

@@ -96,14 +96,14 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         path = log_path or quit_path
         if path:
             write_log(match, path)
-            console.print(say(language, "saved", path=path), markup=False, soft_wrap=True)
+            console.print(say(language, "saved", path=path), highlight=False, markup=False, soft_wrap=True)
         return match
     if show_board:
         console.print("\n".join(board_lines(match.state, word=narrator.word)), highlight=False, markup=False)
     narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
     screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
-        for line in summary_lines(match, language):
+        for line in summary_lines(match, language, narrator):
             screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
@@ -121,9 +121,11 @@ def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> 
     return " · ".join(parts)
 
 
-def summary_lines(match: Match, language: str) -> list[str]:
+def summary_lines(match: Match, language: str, narrator: Narrator | None = None) -> list[str]:
     """The match's statistics: its plies and dice rolls, and for each team how many actions of
-    each kind (the spec's action names) it took."""
+    each kind it took, the kinds and teams named in the words of ``narrator`` (the glossary
+    term of an action's name, else the name in words; default: the spec's names)."""
+    word = (narrator or Narrator(match.game)).word
     game = match.game
     counts = {team: {} for team in range(len(game.teams))}
     rolls = 0
@@ -135,8 +137,8 @@ def summary_lines(match: Match, language: str) -> list[str]:
         counts[step.actor][name] = counts[step.actor].get(name, 0) + 1
     lines = [say(language, "summary", plies=len(match.steps), rolls=rolls)]
     for team, kinds in counts.items():
-        shown = ", ".join(f"{name} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-        lines.append(f"  {game.teams[team]}: {shown or '-'}")
+        shown = ", ".join(f"{word(name)} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"  {word(game.teams[team])}: {shown or '-'}")
     return lines
 
 
@@ -248,7 +250,10 @@ def _typed(answer: str, legal: list[int], written: list[str], state):
 
 def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | None:
     """For a notation of an action the rules forbid now, the refusal naming the rule that
-    forbids it (the engine's, as :meth:`State.apply` raises it); None for no notation."""
+    forbids it: in English the engine's, as :meth:`State.apply` raises it (with the spec's
+    reason); in another language the rule's number and its title in that language (the
+    ``refused_rule`` text), or ``refused_here`` for a rule without a title there (an action
+    of another phase). None for no notation."""
     folded = answer.casefold()
     game = state.game
     for action, notation in game.action_table():
@@ -256,6 +261,12 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
             try:
                 state.clone().apply(action)
             except IllegalActionError as error:
-                return say(language, "refused", reason=error.message)
+                if language == "en":
+                    return say(language, "refused", reason=error.message)
+                title = narrator.rule_title(error.rule) if error.rule else None
+                if title is not None:
+                    return say(language, "refused_rule", notation=narrator.notation(action),
+                               rule=error.rule, title=title)
+                return say(language, "refused_here", notation=narrator.notation(action))
             return None
     return None

@@ -72,6 +72,11 @@ class Narrator:
         term = self.terms.get(name)
         return term if isinstance(term, str) else name.replace("_", " ")
 
+    def rule_title(self, rule: str) -> str | None:
+        """The title of rule ``rule`` in the narrator's language, for a refusal that names the
+        rule in words; None here: in English a refusal gives the spec's own reason."""
+        return None
+
     def notation(self, action: int) -> str:
         """How a decision action id is written in the play-by-play."""
         return self.game.action_notation(action)

@@ -17,8 +17,11 @@ import io
 
 from rich.console import Console
 from rich.markup import escape
+from rich.style import Style
+from rich.text import Text
 
 from rulecraft.errors import IllegalActionError
+from rulecraft.layout import team_colour
 from rulecraft.runtime.engine import CHANCE, Game
 from rulecraft.runtime.logs import write_log
 from rulecraft.runtime.match import Match, seat_bots
@@ -99,7 +102,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             console.print(say(language, "saved", path=path), highlight=False, markup=False, soft_wrap=True)
         return match
     if show_board:
-        console.print("\n".join(board_lines(match.state, word=narrator.word)), highlight=False, markup=False)
+        console.print(board_text(match.state, None, narrator), highlight=False, markup=False)
     narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
     screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
@@ -176,6 +179,22 @@ def status_line(state, team: int, narrator: Narrator, language: str) -> str:
                        say(language, "to_act", team=who)])
 
 
+def board_text(state, team: int | None, narrator: Narrator) -> Text:
+    """The board as ``team`` sees it (:func:`rulecraft.runtime.render.board_lines`) as rich
+    text, each team's pieces, marks and counts in the team's colour (:func:`team_colour`, the
+    rulebook's). Rich prints the colours only to a terminal that takes them: plain text when
+    the output is no terminal or ``NO_COLOR`` is set (https://no-color.org)."""
+    spans: list = []
+    lines = board_lines(state, team, narrator.word, spans)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    text = Text("\n".join(lines))
+    for line, start, end, owner in spans:
+        text.stylize(Style(color=team_colour(owner), bold=True), starts[line] + start, starts[line] + end)
+    return text
+
+
 def decision_screen(state, team: int, narrator: Narrator, language: str, hints: bool = True) -> list[str]:
     """What a person sees before deciding for ``team``: the board as ``team`` sees it, the
     :func:`status_line` and, with ``hints``, the legal actions numbered from 1 as the
@@ -197,7 +216,11 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
     written = [narrator.notation(action) for action in legal]
     secret = state.is_secret()
     show = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
-    show("\n".join(decision_screen(state, team, narrator, language, hints)))
+    board = board_text(state, team, narrator)       # the screen's first lines, in colour
+    drawn = board.plain.count("\n") + 1 if board.plain else 0
+    if drawn:
+        console.print(board, highlight=False, markup=False, soft_wrap=True)
+    show("\n".join(decision_screen(state, team, narrator, language, hints)[drawn:]))
     prompt = say(language, ("prompt_secret" if secret else "prompt") + ("" if hints else "_notation"),
                  team=narrator.word(game.teams[team]))
     while True:
@@ -211,7 +234,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
         if command == "help":
             show(say(language, "help" if hints else "help_notation"))
         elif command == "board":
-            show("\n".join(board_lines(state, team, narrator.word)))
+            console.print(board_text(state, team, narrator), highlight=False, markup=False, soft_wrap=True)
         elif command == "state":
             hidden = say(language, "hidden")
             for name, value, _ in visible_fields(state, team, hidden, narrator.word):

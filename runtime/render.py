@@ -91,8 +91,12 @@ def render_text(state, team: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def board_lines(state, team: int | None = None, word=None) -> list[str]:
+def board_lines(state, team: int | None = None, word=None, spans: list | None = None) -> list[str]:
     """The board alone as lines of text, as ``team`` sees it (None: everything).
+
+    With ``spans`` (a list), every stretch of text that stands for a team's piece or mark on a
+    grid, or a team's count on a zone, is appended to it as ``(line, start, end, team)``: the
+    terminal colours them in the team's colour (:data:`rulecraft.layout.TEAM_COLOURS`).
 
     A board of spaces without geometry is a list, one line per space that holds pieces or a
     per-space field with a value: its name, the pieces counted by team and each such field
@@ -100,9 +104,9 @@ def board_lines(state, team: int | None = None, word=None) -> list[str]:
     rules = state.game.rules
     layout = board_layout(rules)
     if layout.kind == "grid":
-        return _grid_lines(state, team, layout)
+        return _grid_lines(state, team, layout, spans)
     if layout.kind == "zones":
-        return _zone_lines(state, layout)
+        return _zone_lines(state, layout, spans)
     word = word or _words
     seen = state.s if team is None else state.observation(team)
     fields = [f for f in rules.fields if f.of == "space" and f.show and f.name != "at"]
@@ -166,7 +170,26 @@ def _display(game, kind: str, value: int):
     return None if value == -1 else game.display(kind, value)
 
 
-def _grid_lines(state, team, layout) -> list[str]:
+def _space_team(state, space: int, team: int | None) -> int | None:
+    """The team whose piece stands on ``space`` (the first), else the team a per-space field
+    of type team names there (the one :func:`space_contents` shows), else None."""
+    game = state.game
+    rules = game.rules
+    at = game.field("at")
+    for p in range(at.size):
+        if state.s[at.base + p] == space:
+            return rules.piece_team[p]
+    values = state.s if team is None else state.observation(team)
+    for f in rules.fields:
+        if f.of != "space" or f.name == "at":
+            continue
+        value = values[f.base + space]
+        if value != (-1 if f.type not in ("int", "bool") else 0):
+            return value if f.type == "team" else None
+    return None
+
+
+def _grid_lines(state, team, layout, spans: list | None = None) -> list[str]:
     """A grid board as a matrix of cells, with the goals, the halfway line and the centre circle."""
     rules = state.game.rules
     index = {tuple(rc): i for i, rc in enumerate(rules.grid["coords"])}
@@ -186,6 +209,13 @@ def _grid_lines(state, team, layout) -> list[str]:
                 cell = "O" if layout.circle is not None and col == (columns + 1) / 2 else "-"
             out.append(cell.rjust(width))
         sides = _mark_sides(layout, row - 1)
+        if spans is not None:
+            for col in range(columns):
+                i = index.get((row, col + 1))
+                owner = _space_team(state, i, team) if i is not None else None
+                if owner is not None:
+                    end = 3 + (col + 1) * (width + 1)
+                    spans.append((len(lines), end - len(cells[i]), end, owner))
         lines.append((f"{row:>3}" + "".join(sides.get(col, " ") + cell for col, cell in enumerate(out))
                       + sides.get(columns, "")).rstrip())
         if layout.halfway is not None and row == rows // 2 + 1 and not rows % 2:
@@ -229,7 +259,7 @@ def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
     return [margin + marks.rstrip()]
 
 
-def _zone_lines(state, layout) -> list[str]:
+def _zone_lines(state, layout, spans: list | None = None) -> list[str]:
     """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
     by team, the shades, the marked areas, the goals, the halfway line, the centre circle and the
     band numbers."""
@@ -264,26 +294,40 @@ def _zone_lines(state, layout) -> list[str]:
             x, _, radius = layout.circle
             centre, reach = int(x * ZONE_WIDTH), max(2, round(radius * ZONE_WIDTH))
             canvas[row][centre - reach], canvas[row][centre], canvas[row][centre + reach] = "(", "O", ")"
+    above = _goal_lines(layout, 1, ZONE_WIDTH, "   ")
     for index, name in enumerate(rules.spaces):
         left, right, top, _ = frames[name]
-        label = f"{name} {_short_counts(state, index)}".rstrip()[:right - left - 1]
+        tokens = _count_tokens(state, index)
+        label = f"{name} {' '.join(token for _, token in tokens)}".rstrip()[:right - left - 1]
         canvas[top + 1][left + 1:left + 1 + len(label)] = label
+        if spans is not None:
+            start = 3 + left + 1 + len(name) + 1
+            for owner, token in tokens:
+                end = min(start + len(token), 3 + left + 1 + len(label))
+                if end > start:
+                    spans.append((len(above) + top + 1, start, end, owner))
+                start += len(token) + 1
     bands = set(layout.bands) and range(1, int(layout.height) + 1)
     lines = []
     for row, chars in enumerate(canvas):
         band = int(layout.height) - row // ZONE_HEIGHT
         number = f"{band:>2} " if bands and row % ZONE_HEIGHT == 1 else "   "
         lines.append(number + "".join(chars).rstrip())
-    return _goal_lines(layout, 1, ZONE_WIDTH, "   ") + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
+    return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
 
 
 def _short_counts(state, space: int) -> str:
     """'H3 A2': the pieces on ``space`` counted by team, each team by its initial."""
+    return " ".join(token for _, token in _count_tokens(state, space))
+
+
+def _count_tokens(state, space: int) -> list[tuple[int, str]]:
+    """``[(team, 'H3'), ...]``: each team with pieces on ``space`` and its count token."""
     rules = state.game.rules
     at = state.game.field("at")
     counts = [0] * len(rules.teams)
     for p in range(at.size):
         if state.s[at.base + p] == space:
             counts[rules.piece_team[p]] += 1
-    return " ".join(f"{rules.teams[t][:1].upper()}{n}" for t, n in enumerate(counts) if n)
+    return [(t, f"{rules.teams[t][:1].upper()}{n}") for t, n in enumerate(counts) if n]
 

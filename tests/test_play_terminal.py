@@ -83,3 +83,34 @@ def test_help_and_readme_document_no_hints():
     from helpers import REPO
     assert "--no-hints" in invoke("play", "--help").output
     assert "--no-hints" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+# ---------- colour ----------
+HOME, AWAY = "38;2;213;94;0", "38;2;0;114;178"          # vermillion and blue, true colour
+COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-9]|9[0-7])[;m]")  # any foreground colour
+
+
+def test_the_terminal_colours_match_the_rulebook():
+    from helpers import REPO
+    from rulecraft.layout import TEAM_COLOURS
+    css = (REPO / "site" / "assets" / "player.css").read_text(encoding="utf-8")
+    for team, colour in enumerate(TEAM_COLOURS):
+        assert re.search(rf"\.rc-team-{team} \{{\s*--rc-team: {colour};", css), (team, colour)
+
+
+@pytest.mark.parametrize("game, team, answers, colours", [
+    ("tictactoe", "o", ["q"], [HOME]),                               # x's mark, in the first colour
+    ("taktinen", "home", ["1"] * 14 + ["q"], [HOME, AWAY])])          # each team's count on a zone
+def test_a_colour_terminal_shows_pieces_in_their_team_colours(tmp_path, game, team, answers, colours):
+    screen = play_in_terminal(["play", game, "--human", team, "--seed", 3], answers, tmp_path,
+                              env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": None})
+    board = [line for line in screen.splitlines() if HOME in line or AWAY in line]
+    assert board and all(any(colour in line for line in board) for colour in colours), screen[-2000:]
+
+
+def test_no_color_or_no_terminal_prints_plain_text(tmp_path):
+    screen = play_in_terminal(["play", "tictactoe", "--human", "o", "--seed", 3], ["q"], tmp_path,
+                              env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": "1"})
+    assert "2 : X :" in ANSI.sub("", screen) and not COLOUR.search(screen)
+    piped = invoke("play", "tictactoe", "--human", "o", "--seed", 3, input="q\n").output
+    assert "2 : X :" in piped and "\x1b[" not in piped

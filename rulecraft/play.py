@@ -34,6 +34,9 @@ class Quit(Exception):
     """The person asked to stop."""
 
 
+GROUP_OVER = 20     # more legal actions than this are grouped (see choice_lines)
+PER_LINE = 6        # at most this many numbered actions on one line of a group
+
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save", "save": "save",
             "q": "quit", "quit": "quit", "board": "board", "state": "state"}
 
@@ -147,15 +150,17 @@ def summary_lines(match: Match, language: str, narrator: Narrator | None = None)
 
 def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
     """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
-    the play-by-play writes it (a secret choice as the ``secret`` message: never what it was)."""
+    the play-by-play writes it (in its language, a team named once; a secret choice as the
+    ``secret`` message: never what it was)."""
     console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
     for step in match.steps[-last:]:
         if step.actor == CHANCE:
             line = say(language, "rolled", value=step.notation)
         elif step.secret is not None and step.secret.opened is None:
             line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
-        else:
-            line = f"{narrator.game.teams[step.actor]}: {narrator.notation(step.action)}"
+        else:                                # as the play-by-play wrote it: the team named once
+            line = narrator.line(("action", "", {"team": step.actor, "action": step.action,
+                                                 "notation": step.notation, "secret": False}))
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
@@ -200,10 +205,26 @@ def decision_screen(state, team: int, narrator: Narrator, language: str, hints: 
     :func:`status_line` and, with ``hints``, the legal actions numbered from 1 as the
     play-by-play writes them (the golden screens of ``tests/golden/screens/`` are these lines)."""
     lines = [*board_lines(state, team, narrator.word), status_line(state, team, narrator, language)]
-    if hints:
-        lines += [f"  {number:>3}. {narrator.notation(action)}"
-                  for number, action in enumerate(state.legal_actions(), 1)]
-    return lines
+    return lines + (choice_lines(state, narrator) if hints else [])
+
+
+def choice_lines(state, narrator: Narrator) -> list[str]:
+    """The legal actions numbered from 1 as the play-by-play writes them, one a line; more
+    than :data:`GROUP_OVER` are grouped, a line (or a few of :data:`PER_LINE`) for the actions
+    of one kind that share their first parameter (taktinen's 66 formations by the number of
+    defenders: ``1. 0-0-10  2. 0-1-9 …``), in columns."""
+    game = state.game
+    legal = state.legal_actions()
+    entries = [f"{number:>3}. {narrator.notation(action)}" for number, action in enumerate(legal, 1)]
+    if len(legal) <= GROUP_OVER:
+        return ["  " + entry for entry in entries]
+    width = max(len(entry) for entry in entries)
+    groups: dict = {}
+    for action, entry in zip(legal, entries):
+        definition, values = game.decoded(action)
+        groups.setdefault((definition.name, values[:1]), []).append(entry.ljust(width))
+    return ["  " + "  ".join(group[i:i + PER_LINE]).rstrip()
+            for group in groups.values() for i in range(0, len(group), PER_LINE)]
 
 
 def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,

@@ -62,7 +62,10 @@ def test_a_notation_typed_in_another_case_is_played(tmp_path):
 def test_a_formation_is_listed_and_typed_as_the_rulebook_writes_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="4-4-2\nq\n").output
-    assert re.search(r"^ +\d+\. 4-4-2$", screen, re.M) and "formation 0-0" not in screen
+    assert re.search(r"(^|  ) +\d+\. 4-4-2( |$)", screen, re.M) and "formation 0-0" not in screen
+    # the 66 formations grouped by the number of defenders, six to a line
+    assert re.search(r"^ +39\. 4-0-6 +40\. 4-1-5 +41\. 4-2-4 +42\. 4-3-3 +43\. 4-4-2 +44\. 4-5-1$\n"
+                     r" +45\. 4-6-0$", screen, re.M)
     assert "  home line up 4-4-2" in screen
 
 
@@ -70,7 +73,7 @@ def test_a_formation_is_typed_as_written_also_under_finnish(tmp_path, monkeypatc
     pytest.importorskip("babel")
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="4-4-2\nq\n").output
-    assert re.search(r"^ +\d+\. ryhmitys 4-4-2$", screen, re.M)
+    assert re.search(r" +\d+\. ryhmitys 4-4-2( |$)", screen, re.M)
     assert "  Kotijoukkue: ryhmitys 4-4-2" in screen
 
 
@@ -176,6 +179,16 @@ def test_resume_recaps_the_last_moves(tmp_path):
     play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\n1\nq\n")
     screen = play("tictactoe", "--resume", path, "--human", "x", input="q\n").output
     assert "resumed at ply 4; the last moves:\nx: A1\no: B2\nx: B1\no: C1\n" in screen
+
+
+def test_the_recap_names_each_team_once_as_the_play_by_play_does(tmp_path):
+    path = tmp_path / "m.log"
+    play("taktinen", "--human", "home", "--seed", 7, "--log", path, input="1\n" * 40 + "q\n")
+    screen = play("taktinen", "--resume", path, "--human", "home", input="q\n").output
+    recap = screen.split("the last moves:\n", 1)[1].splitlines()[:5]
+    assert len(recap) == 5 and any(line.startswith("home: ") for line in recap), recap
+    assert not [line for line in recap for team in ("home", "away")
+                if line.startswith(f"{team}: ") and f" {team} " in line], recap
 
 
 def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):

@@ -36,6 +36,7 @@ class Quit(Exception):
 
 GROUP_OVER = 20     # more legal actions than this are grouped (see choice_lines)
 PER_LINE = 6        # at most this many numbered actions on one line of a group
+LINE_WIDTH = 80     # ... and no more than fit in this many characters
 
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save", "save": "save",
             "q": "quit", "quit": "quit", "board": "board", "state": "state"}
@@ -210,7 +211,8 @@ def decision_screen(state, team: int, narrator: Narrator, language: str, hints: 
 
 def choice_lines(state, narrator: Narrator) -> list[str]:
     """The legal actions numbered from 1 as the play-by-play writes them, one a line; more
-    than :data:`GROUP_OVER` are grouped, a line (or a few of :data:`PER_LINE`) for the actions
+    than :data:`GROUP_OVER` are grouped, a line (or a few of :data:`PER_LINE`, or as many as fit
+    in :data:`LINE_WIDTH` characters) for the actions
     of one kind that share their first parameter (taktinen's 66 formations by the number of
     defenders: ``1. 0-0-10  2. 0-1-9 …``), in columns."""
     game = state.game
@@ -219,12 +221,13 @@ def choice_lines(state, narrator: Narrator) -> list[str]:
     if len(legal) <= GROUP_OVER:
         return ["  " + entry for entry in entries]
     width = max(len(entry) for entry in entries)
+    per_line = max(1, min(PER_LINE, (LINE_WIDTH - 2) // (width + 2)))
     groups: dict = {}
     for action, entry in zip(legal, entries):
         definition, values = game.decoded(action)
         groups.setdefault((definition.name, values[:1]), []).append(entry.ljust(width))
-    return ["  " + "  ".join(group[i:i + PER_LINE]).rstrip()
-            for group in groups.values() for i in range(0, len(group), PER_LINE)]
+    return ["  " + "  ".join(group[i:i + per_line]).rstrip()
+            for group in groups.values() for i in range(0, len(group), per_line)]
 
 
 def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,

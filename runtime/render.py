@@ -18,6 +18,7 @@ from rulecraft.layout import board_layout
 SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
 MARK = "*"              # the frame of an area marked as a box
 ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
+MARKERS = "●◆▲■"        # a zone where a shown game field of type space points (the ball), by field
 
 
 def space_contents(state, space: int, team: int | None = None) -> str:
@@ -106,7 +107,7 @@ def board_lines(state, team: int | None = None, word=None, spans: list | None = 
     if layout.kind == "grid":
         return _grid_lines(state, team, layout, spans)
     if layout.kind == "zones":
-        return _zone_lines(state, layout, spans)
+        return _zone_lines(state, layout, spans, team, word or _words)
     word = word or _words
     seen = state.s if team is None else state.observation(team)
     fields = [f for f in rules.fields if f.of == "space" and f.show and f.name != "at"]
@@ -259,11 +260,24 @@ def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
     return [margin + marks.rstrip()]
 
 
-def _zone_lines(state, layout, spans: list | None = None) -> list[str]:
+def _zone_markers(state, team) -> list[tuple[str, str, int]]:
+    """``(symbol, field name, space)`` for each shown game field of type space that points at a
+    space as ``team`` sees it (taktinen's ``ball`` and ``target``), at most one per symbol of
+    :data:`MARKERS` (``show: false`` fields are bookkeeping, never drawn)."""
+    rules = state.game.rules
+    seen = state.s if team is None else state.observation(team)
+    fields = [f for f in rules.fields if f.of is None and f.type == "space" and f.show]
+    return [(symbol, f.name, seen[f.base]) for symbol, f in zip(MARKERS, fields) if seen[f.base] >= 0]
+
+
+def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) -> list[str]:
     """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
     by team, the shades, the marked areas, the goals, the halfway line, the centre circle and the
-    band numbers."""
+    band numbers; a zone a game field of type space points at (the ball) carries its marker
+    (:data:`MARKERS`), named in a legend line under the board (``● ball``, the field's name in
+    ``word``)."""
     rules = state.game.rules
+    markers = _zone_markers(state, team)
     across, down = int(layout.width) * ZONE_WIDTH + 1, int(layout.height) * ZONE_HEIGHT + 1
     canvas = [[" "] * across for _ in range(down)]
     frames = {}
@@ -298,7 +312,8 @@ def _zone_lines(state, layout, spans: list | None = None) -> list[str]:
     for index, name in enumerate(rules.spaces):
         left, right, top, _ = frames[name]
         tokens = _count_tokens(state, index)
-        label = f"{name} {' '.join(token for _, token in tokens)}".rstrip()[:right - left - 1]
+        marks = "".join(symbol for symbol, _, space in markers if space == index)
+        label = " ".join([name, *(token for _, token in tokens), marks]).rstrip()[:right - left - 1]
         canvas[top + 1][left + 1:left + 1 + len(label)] = label
         if spans is not None:
             start = 3 + left + 1 + len(name) + 1
@@ -313,7 +328,8 @@ def _zone_lines(state, layout, spans: list | None = None) -> list[str]:
         band = int(layout.height) - row // ZONE_HEIGHT
         number = f"{band:>2} " if bands and row % ZONE_HEIGHT == 1 else "   "
         lines.append(number + "".join(chars).rstrip())
-    return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
+    legend = ["   " + "   ".join(f"{symbol} {(word or _words)(field)}" for symbol, field, _ in markers)] if markers else []
+    return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ") + legend
 
 
 def _short_counts(state, space: int) -> str:

@@ -25,16 +25,18 @@ def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
     screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
     status = [line for line in screen.splitlines() if "to play: home" in line]
     assert status, screen
-    assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "ball C3", "to play: home"]
+    assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "to play: home"]
+    assert "|C3 ●: : : : |" in screen and "\n   ● ball\n" in screen       # the ball on the board
     assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
 
 
-def test_the_status_line_keeps_to_possession_half_minute_score_ball_and_whose_decision(tmp_path, monkeypatch):
+def test_the_status_line_keeps_to_possession_half_minute_score_and_whose_decision(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="1\n" * 12 + "q\n").output
     status = [line for line in screen.splitlines() if "to play: home" in line][-1]
     assert [part.split(" ")[0] for part in status.split(" · ")[2:]] == ["possession", "half", "minute",
-                                                                       "goals", "ball", "to"], status
+                                                                       "goals", "to"], status
+    assert "\n   ● ball\n" in screen                        # the ball drawn on the board instead
 
 
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):

@@ -33,8 +33,9 @@ def test_a_finnish_match_in_a_terminal_prints_no_english_line(tmp_path, finnish_
     plain = ANSI.sub("", screen)
     assert "ei nyt: ”kohdealue C5” on kielletty säännön 3.2 (Aloittava joukkue) mukaan." in plain
     assert "pelitilanne: alkupotku" in plain and "tallennettu tiedostoon taktinen-3.log" in plain
-    assert re.search(r"· puoliaika 1 · minuutti \d+ · maalit kotijoukkue \d, vierasjoukkue \d · pallo \w+ · "
+    assert re.search(r"· puoliaika 1 · minuutti \d+ · maalit kotijoukkue \d, vierasjoukkue \d · "
                      r"vuorossa: kotijoukkue$", plain, re.M)
+    assert "   ● pallo   ◆ kohdealue" in plain                # the board's legend, in Finnish
     assert english_lines(screen, finnish_words) == []
 
 

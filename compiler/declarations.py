@@ -192,8 +192,8 @@ class DeclarationsReader(Sizes):
                 raise SpecError("only a field 'of: team' can be visible to its owner alone",
                                 spec.value_at("visible"), code="RC341")
             show = spec.get("show", True)
-            if not isinstance(show, bool):
-                raise SpecError("show: is true or false", spec.value_at("show"), code="RC341")
+            if not isinstance(show, bool) and show != "state":
+                raise SpecError("show: is true, false or state", spec.value_at("show"), code="RC341")
             item = ir.FieldIR(str(name), kind, of, slot, size, initial, visible, show=show,
                               nullable=T.is_entity(kind) and initial.nullable, doc=str(spec.get("doc", "")))
             if "derived" in spec:

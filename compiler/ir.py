@@ -360,7 +360,7 @@ class FieldIR:
     initial: Expr
     visible: str = "all"
     reveal_slot: int | None = None
-    show: bool = True
+    show: bool | str = True      # false, true or "state" (not on the terminal's status line)
     nullable: bool = True
     doc: str = ""
     derived: bool = False              # kept equal to a formula (compiler/derived.py)

@@ -197,7 +197,7 @@ ROSTER_ENTRY = Keyed({"team": NAME}, {"kind": NAME, "number": WHOLE, "count": WH
 PIECES = Keyed({"roster": Listed(ROSTER_ENTRY)}, {"kinds": Named(Named(Either((TEXT, Listed(ANY)))))})
 DIE = Keyed({"faces": Listed(Either((WHOLE, NAME)))})
 FIELD = Keyed({"type": NAME}, {"of": NAME, "initial": Either((TEXT, FLAG)), "derived": TEXT,
-                               "visible": Word(("all", "owner")), "until": Word(("revealed",)), "show": FLAG,
+                               "visible": Word(("all", "owner")), "until": Word(("revealed",)), "show": Either((FLAG, Word(("state",)))),
                                "doc": TEXT})
 TABLE = Keyed({"rule": RULE, "keys": Listed(Either((TEXT, Listed(TEXT)))), "values": Either((Listed(ANY), Named(ANY)))},
               {"doc": TEXT, "type": NAME})

@@ -274,10 +274,13 @@ def play(game: str = typer.Argument(..., metavar="GAME", help="Game name or path
                                     "returns), not the header, play-by-play and board."),
          summary: bool = typer.Option(False, "--summary", help="After the end line, the match's "
                                       "statistics: plies, dice rolls, each team's actions by kind."),
+         no_hints: bool = typer.Option(False, "--no-hints", help="Do not list your legal actions: "
+                                       "type each move's notation (a refusal still names its rule; "
+                                       "the match and its log are the same)."),
          option: list[str] = OptionList):
     """Play a match: bot against bot by default, or people with --human.
 
-    At your turn type an option's number or notation (any case), or: ? or help, board, state, u or undo, s or save, q or quit (saves to --log, else to a new GAME-SEED.log here; Ctrl-C too)."""
+    At your turn type an option's number or notation (any case; with --no-hints the notation alone), or: ? or help, board, state, u or undo, s or save, q or quit (saves to --log, else to a new GAME-SEED.log here; Ctrl-C too)."""
     def body():
         from rulecraft.play import play_match
         from rulecraft.runtime.logs import read_log, replay
@@ -319,7 +322,7 @@ def play(game: str = typer.Argument(..., metavar="GAME", help="Game name or path
         quit_path = _quit_path(loaded.id, match.seed) if humans and log_path is None else None
         play_match(match, humans, chosen_bot or "greedy", console, log_path=log_path,
                    narrator=narrator, language=lang, quit_path=quit_path, quiet=quiet,
-                   summary=summary)
+                   summary=summary, hints=not no_hints)
     _guard(body)
 
 

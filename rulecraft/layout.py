@@ -11,8 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+TEAM_COLOURS = ("#d55e00", "#0072b2", "#56b4e9")
+"""Each team's colour by team index, the rulebook's (``site/assets/player.css``, ``.rc-team-N``):
+vermillion, blue and sky blue of the Okabe–Ito palette (Okabe & Ito 2008), told apart under
+every colour-vision deficiency; a fourth team and more take them again from the first."""
+
 CIRCLE_SHARE = 9.15 / 68
 """The centre circle's radius as a share of the pitch's width: 9.15 m of a 68 m wide pitch."""
+
+
+def team_colour(team: int) -> str:
+    """The ``#rrggbb`` colour of the team with index ``team`` (see :data:`TEAM_COLOURS`)."""
+    return TEAM_COLOURS[team % len(TEAM_COLOURS)]
 
 
 @dataclass(frozen=True)

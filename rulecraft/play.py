@@ -17,8 +17,11 @@ import io
 
 from rich.console import Console
 from rich.markup import escape
+from rich.style import Style
+from rich.text import Text
 
 from rulecraft.errors import IllegalActionError
+from rulecraft.layout import team_colour
 from rulecraft.runtime.engine import CHANCE, Game
 from rulecraft.runtime.logs import write_log
 from rulecraft.runtime.match import Match, seat_bots
@@ -31,6 +34,10 @@ class Quit(Exception):
     """The person asked to stop."""
 
 
+GROUP_OVER = 20     # more legal actions than this are grouped (see choice_lines)
+PER_LINE = 6        # at most this many numbered actions on one line of a group
+LINE_WIDTH = 80     # ... and no more than fit in this many characters
+
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save", "save": "save",
             "q": "quit", "quit": "quit", "board": "board", "state": "state"}
 
@@ -39,7 +46,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
                secret_input_fn=getpass.getpass, narrator: Narrator | None = None,
                language: str = "en", quit_path: str | None = None, quiet: bool = False,
-               summary: bool = False) -> Match:
+               summary: bool = False, hints: bool = True) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.
 
     ``narrator`` writes the play-by-play and the actions offered to people (default: the spec's
@@ -54,7 +61,10 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
     ends with the board and one :func:`end_line`, which leaves out the returns when the
     play-by-play has just narrated them (the game's ``end`` event); ``quiet`` prints the end line
     alone (no header, play-by-play or board), with the returns, and ``summary`` adds
-    :func:`summary_lines`. Returns the match.
+    :func:`summary_lines`. With ``hints`` false (``rulecraft play --no-hints``) a person's
+    legal actions are not listed: they type a notation (numbers are not taken), and a refusal
+    still names the rule; the actions, their ids and the log are the same as with hints. Returns
+    the match.
     """
     game = match.game
     narrator = narrator or Narrator(game)
@@ -80,7 +90,7 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
             player = match.state.current_player()
             if player in humans:
                 action = _ask(match, player, console, input_fn, secret_input_fn, log_path,
-                              narrator, language)
+                              narrator, language, hints)
                 if action is None:
                     continue
                 match.apply(action, events)
@@ -93,14 +103,14 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
         path = log_path or quit_path
         if path:
             write_log(match, path)
-            console.print(say(language, "saved", path=path), markup=False, soft_wrap=True)
+            console.print(say(language, "saved", path=path), highlight=False, markup=False, soft_wrap=True)
         return match
     if show_board:
-        console.print("\n".join(board_lines(match.state)), highlight=False, markup=False)
+        console.print(board_text(match.state, None, narrator), highlight=False, markup=False)
     narrated_end = not quiet and any(kind == "end" for kind, _, _ in events)
     screen.print(end_line(match.state, narrator, language, returns=not narrated_end), highlight=False, markup=False, soft_wrap=True)
     if summary:
-        for line in summary_lines(match, language):
+        for line in summary_lines(match, language, narrator):
             screen.print(line, highlight=False, markup=False, soft_wrap=True)
     return match
 
@@ -118,9 +128,11 @@ def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> 
     return " · ".join(parts)
 
 
-def summary_lines(match: Match, language: str) -> list[str]:
+def summary_lines(match: Match, language: str, narrator: Narrator | None = None) -> list[str]:
     """The match's statistics: its plies and dice rolls, and for each team how many actions of
-    each kind (the spec's action names) it took."""
+    each kind it took, the kinds and teams named in the words of ``narrator`` (the glossary
+    term of an action's name, else the name in words; default: the spec's names)."""
+    word = (narrator or Narrator(match.game)).word
     game = match.game
     counts = {team: {} for team in range(len(game.teams))}
     rolls = 0
@@ -132,22 +144,24 @@ def summary_lines(match: Match, language: str) -> list[str]:
         counts[step.actor][name] = counts[step.actor].get(name, 0) + 1
     lines = [say(language, "summary", plies=len(match.steps), rolls=rolls)]
     for team, kinds in counts.items():
-        shown = ", ".join(f"{name} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-        lines.append(f"  {game.teams[team]}: {shown or '-'}")
+        shown = ", ".join(f"{word(name)} {n}" for name, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"  {word(game.teams[team])}: {shown or '-'}")
     return lines
 
 
 def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
     """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
-    the play-by-play writes it (a secret choice as the ``secret`` message: never what it was)."""
+    the play-by-play writes it (in its language, a team named once; a secret choice as the
+    ``secret`` message: never what it was)."""
     console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
     for step in match.steps[-last:]:
         if step.actor == CHANCE:
             line = say(language, "rolled", value=step.notation)
         elif step.secret is not None and step.secret.opened is None:
             line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
-        else:
-            line = f"{narrator.game.teams[step.actor]}: {narrator.notation(step.action)}"
+        else:                                # as the play-by-play wrote it: the team named once
+            line = narrator.line(("action", "", {"team": step.actor, "action": step.action,
+                                                 "notation": step.notation, "secret": False}))
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
@@ -161,28 +175,78 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
 
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
-    :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is."""
+    :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is, all in the words
+    of ``narrator``."""
     phase, _ = state.phase()
+    who = narrator.word(state.game.rules.teams[state.current_player()])
     fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
               if brief]
-    who = state.game.rules.teams[state.current_player()]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 
 
+def board_text(state, team: int | None, narrator: Narrator) -> Text:
+    """The board as ``team`` sees it (:func:`rulecraft.runtime.render.board_lines`) as rich
+    text, each team's pieces, marks and counts in the team's colour (:func:`team_colour`, the
+    rulebook's). Rich prints the colours only to a terminal that takes them: plain text when
+    the output is no terminal or ``NO_COLOR`` is set (https://no-color.org)."""
+    spans: list = []
+    lines = board_lines(state, team, narrator.word, spans)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    text = Text("\n".join(lines))
+    for line, start, end, owner in spans:
+        text.stylize(Style(color=team_colour(owner), bold=True), starts[line] + start, starts[line] + end)
+    return text
+
+
+def decision_screen(state, team: int, narrator: Narrator, language: str, hints: bool = True) -> list[str]:
+    """What a person sees before deciding for ``team``: the board as ``team`` sees it, the
+    :func:`status_line` and, with ``hints``, the legal actions numbered from 1 as the
+    play-by-play writes them (the golden screens of ``tests/golden/screens/`` are these lines)."""
+    lines = [*board_lines(state, team, narrator.word), status_line(state, team, narrator, language)]
+    return lines + (choice_lines(state, narrator) if hints else [])
+
+
+def choice_lines(state, narrator: Narrator) -> list[str]:
+    """The legal actions numbered from 1 as the play-by-play writes them, one a line; more
+    than :data:`GROUP_OVER` are grouped, a line (or a few of :data:`PER_LINE`, or as many as fit
+    in :data:`LINE_WIDTH` characters) for the actions
+    of one kind that share their first parameter (taktinen's 66 formations by the number of
+    defenders: ``1. 0-0-10  2. 0-1-9 …``), in columns."""
+    game = state.game
+    legal = state.legal_actions()
+    entries = [f"{number:>3}. {narrator.notation(action)}" for number, action in enumerate(legal, 1)]
+    if len(legal) <= GROUP_OVER:
+        return ["  " + entry for entry in entries]
+    width = max(len(entry) for entry in entries)
+    per_line = max(1, min(PER_LINE, (LINE_WIDTH - 2) // (width + 2)))
+    groups: dict = {}
+    for action, entry in zip(legal, entries):
+        definition, values = game.decoded(action)
+        groups.setdefault((definition.name, values[:1]), []).append(entry.ljust(width))
+    return ["  " + "  ".join(group[i:i + per_line]).rstrip()
+            for group in groups.values() for i in range(0, len(group), per_line)]
+
+
 def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, log_path,
-         narrator: Narrator, language: str):
+         narrator: Narrator, language: str, hints: bool = True):
+    """The action a person chooses for ``team`` (None after an undo), after the commands they
+    type; raises :class:`Quit` for quit and the end of input."""
     state = match.state
     game: Game = match.game
     legal = state.legal_actions()
     written = [narrator.notation(action) for action in legal]
     secret = state.is_secret()
     show = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
-    show("\n".join(board_lines(state, team)))
-    show(status_line(state, team, narrator, language))
-    for number, notation in enumerate(written, 1):
-        show(f"  {number:>3}. {notation}")
-    prompt = say(language, "prompt_secret" if secret else "prompt", team=game.teams[team])
+    board = board_text(state, team, narrator)       # the screen's first lines, in colour
+    drawn = board.plain.count("\n") + 1 if board.plain else 0
+    if drawn:
+        console.print(board, highlight=False, markup=False, soft_wrap=True)
+    show("\n".join(decision_screen(state, team, narrator, language, hints)[drawn:]))
+    prompt = say(language, ("prompt_secret" if secret else "prompt") + ("" if hints else "_notation"),
+                 team=narrator.word(game.teams[team]))
     while True:
         try:
             answer = (secret_input_fn if secret else input_fn)(prompt).strip()
@@ -192,9 +256,9 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
         if command == "quit":
             raise Quit
         if command == "help":
-            show(say(language, "help"))
+            show(say(language, "help" if hints else "help_notation"))
         elif command == "board":
-            show("\n".join(board_lines(state, team)))
+            console.print(board_text(state, team, narrator), highlight=False, markup=False, soft_wrap=True)
         elif command == "state":
             hidden = say(language, "hidden")
             for name, value, _ in visible_fields(state, team, hidden, narrator.word):
@@ -210,15 +274,15 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
                 show(say(language, "saved", path=log_path))
             else:
                 show(say(language, "no_save"))
-        elif answer.isdigit() and 1 <= int(answer) <= len(legal):
+        elif hints and answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         else:
             chosen = _typed(answer, legal, written, state)
             if chosen is not None:
                 return chosen
+            key = ("not_an_answer_one" if len(legal) == 1 else "not_an_answer") if hints else "not_a_notation"
             show(_refusal(answer, state, narrator, language)
-                 or say(language, "not_an_answer_one" if len(legal) == 1 else "not_an_answer",
-                        answer=answer, last=len(legal)))
+                 or say(language, key, answer=answer, last=len(legal)))
 
 
 def _typed(answer: str, legal: list[int], written: list[str], state):
@@ -233,7 +297,10 @@ def _typed(answer: str, legal: list[int], written: list[str], state):
 
 def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | None:
     """For a notation of an action the rules forbid now, the refusal naming the rule that
-    forbids it (the engine's, as :meth:`State.apply` raises it); None for no notation."""
+    forbids it: in English the engine's, as :meth:`State.apply` raises it (with the spec's
+    reason); in another language the rule's number and its title in that language (the
+    ``refused_rule`` text), or ``refused_here`` for a rule without a title there (an action
+    of another phase). None for no notation."""
     folded = answer.casefold()
     game = state.game
     for action, notation in game.action_table():
@@ -241,6 +308,12 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
             try:
                 state.clone().apply(action)
             except IllegalActionError as error:
-                return say(language, "refused", reason=error.message)
+                if language == "en":
+                    return say(language, "refused", reason=error.message)
+                title = narrator.rule_title(error.rule) if error.rule else None
+                if title is not None:
+                    return say(language, "refused_rule", notation=narrator.notation(action),
+                               rule=error.rule, title=title)
+                return say(language, "refused_here", notation=narrator.notation(action))
             return None
     return None

@@ -46,13 +46,16 @@ CODES = {"syntax": "RC701", "unknown": "RC702", "refused": "RC703", "failed": "R
 
 class Narrator:
     """Formats events for one game, with optional per-kind Jinja2 templates (``templates``) and
-    phase titles (``phases``). Every message is read when the narrator is made: one that is not
+    phase titles (``phases``) and glossary terms (``terms``: a spec name to the words shown for
+    it, see :meth:`word`). Every message is read when the narrator is made: one that is not
     a valid template, or uses what messages may not, raises :class:`MessageError` then (see
     :meth:`render`)."""
 
-    def __init__(self, game: Game, templates: dict | None = None, phases: dict | None = None):
+    def __init__(self, game: Game, templates: dict | None = None, phases: dict | None = None,
+                 terms: dict | None = None):
         self.game = game
         self.phases = dict(phases or {})
+        self.terms = dict(terms or {})
         self.messages = {**DEFAULTS, **(templates or {})}
         self._sandbox = Sandbox()
         for kind, message in self.messages.items():
@@ -64,8 +67,15 @@ class Narrator:
 
     def word(self, name: str) -> str:
         """How a spec name (a field, a team, an enum value) reads on the status and end lines:
-        the name with its underscores as spaces (``ball_value`` reads "ball value")."""
-        return name.replace("_", " ")
+        its glossary term (``clock`` reads "minute" in taktinen), else the name with its
+        underscores as spaces (``moves_left`` reads "moves left")."""
+        term = self.terms.get(name)
+        return term if isinstance(term, str) else name.replace("_", " ")
+
+    def rule_title(self, rule: str) -> str | None:
+        """The title of rule ``rule`` in the narrator's language, for a refusal that names the
+        rule in words; None here: in English a refusal gives the spec's own reason."""
+        return None
 
     def notation(self, action: int) -> str:
         """How a decision action id is written in the play-by-play."""

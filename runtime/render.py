@@ -20,6 +20,7 @@ SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 
 MARK = "*"              # the frame of an area marked as a box
 ACROSS = "~"            # a line across the pitch that moves with the game (board: drawing: across:)
 ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
+MARKERS = "●◆▲■"        # a zone where a shown game field of type space points (the ball), by field
 
 
 def space_contents(state, space: int, team: int | None = None) -> str:
@@ -93,20 +94,42 @@ def render_text(state, team: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def board_lines(state, team: int | None = None) -> list[str]:
-    """The board alone as lines of text, as ``team`` sees it (None: everything)."""
+def board_lines(state, team: int | None = None, word=None, spans: list | None = None) -> list[str]:
+    """The board alone as lines of text, as ``team`` sees it (None: everything).
+
+    With ``spans`` (a list), every stretch of text that stands for a team's piece or mark on a
+    grid, or a team's count on a zone, is appended to it as ``(line, start, end, team)``: the
+    terminal colours them in the team's colour (:data:`rulecraft.layout.TEAM_COLOURS`).
+
+    A board of spaces without geometry is a list, one line per space that holds pieces or a
+    per-space field with a value: its name, the pieces counted by team and each such field
+    (``s2: seeds in 4``); ``word`` names the fields as in :func:`visible_fields`."""
     rules = state.game.rules
     layout = board_layout(rules)
     if layout.kind == "grid":
-        return _grid_lines(state, team, layout)
+        return _grid_lines(state, team, layout, spans)
     if layout.kind == "zones":
-        return _zone_lines(state, layout)
+        return _zone_lines(state, layout, spans, team, word or _words)
+    word = word or _words
+    seen = state.s if team is None else state.observation(team)
+    fields = [f for f in rules.fields if f.of == "space" and f.show and f.name != "at"]
+    width = max((len(name) for name in rules.spaces), default=0)
     lines = []
     for i, name in enumerate(rules.spaces):
-        contents = _team_counts(state, i)
+        parts = [_team_counts(state, i)]
+        for f in fields:
+            value = _display(state.game, f.type, seen[f.base + i])
+            if value is not None:
+                parts.append(f"{word(f.name)} {word(value) if isinstance(value, str) else value}")
+        contents = "; ".join(part for part in parts if part)
         if contents:
-            lines.append(f"{name:>6}: {contents}")
+            lines.append(f"{name:>{width}}: {contents}")
     return lines
+
+
+def _words(name: str) -> str:
+    """A spec name as words: its underscores as spaces (``seeds_in`` reads "seeds in")."""
+    return name.replace("_", " ")
 
 
 def visible_fields(state, team: int | None, hidden: str,
@@ -114,7 +137,8 @@ def visible_fields(state, team: int | None, hidden: str,
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
-    (not of a piece or a space) that ``team`` sees whole. ``word`` (a spec name to the words
+    (not of a piece or a space) that ``team`` sees whole, unless the spec shows it only in full
+    views (``show: state``). ``word`` (a spec name to the words
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
     team names and named values; without it they read as in the spec."""
     word = word or str
@@ -138,7 +162,7 @@ def visible_fields(state, team: int | None, hidden: str,
             if value is not None:
                 parts.append(f"{labels[i]} {value}" if labels else str(value))
         if parts:
-            result.append((word(f.name), ", ".join(parts), whole and f.of in (None, "team")))
+            result.append((word(f.name), ", ".join(parts), whole and f.of in (None, "team") and f.show is True))
     return result
 
 
@@ -149,7 +173,26 @@ def _display(game, kind: str, value: int):
     return None if value == -1 else game.display(kind, value)
 
 
-def _grid_lines(state, team, layout) -> list[str]:
+def _space_team(state, space: int, team: int | None) -> int | None:
+    """The team whose piece stands on ``space`` (the first), else the team a per-space field
+    of type team names there (the one :func:`space_contents` shows), else None."""
+    game = state.game
+    rules = game.rules
+    at = game.field("at")
+    for p in range(at.size):
+        if state.s[at.base + p] == space:
+            return rules.piece_team[p]
+    values = state.s if team is None else state.observation(team)
+    for f in rules.fields:
+        if f.of != "space" or f.name == "at":
+            continue
+        value = values[f.base + space]
+        if value != (-1 if f.type not in ("int", "bool") else 0):
+            return value if f.type == "team" else None
+    return None
+
+
+def _grid_lines(state, team, layout, spans: list | None = None) -> list[str]:
     """A grid board as a matrix of cells, with the goals, the halfway line and the centre circle."""
     rules = state.game.rules
     index = {tuple(rc): i for i, rc in enumerate(rules.grid["coords"])}
@@ -172,6 +215,13 @@ def _grid_lines(state, team, layout) -> list[str]:
                 cell = "O" if layout.circle is not None and col == (columns + 1) / 2 else "-"
             out.append(cell.rjust(width))
         sides = _mark_sides(layout, row - 1)
+        if spans is not None:
+            for col in range(columns):
+                i = index.get((row, col + 1))
+                owner = _space_team(state, i, team) if i is not None else None
+                if owner is not None:
+                    end = 3 + (col + 1) * (width + 1)
+                    spans.append((len(lines), end - len(cells[i]), end, owner))
         lines.append((f"{row:>3}" + "".join(sides.get(col, " ") + cell for col, cell in enumerate(out))
                       + sides.get(columns, "")).rstrip())
         if layout.halfway is not None and row == rows // 2 + 1 and not rows % 2:
@@ -215,11 +265,24 @@ def _goal_lines(layout, end: int, cell: int, margin: str) -> list[str]:
     return [margin + marks.rstrip()]
 
 
-def _zone_lines(state, layout) -> list[str]:
+def _zone_markers(state, team) -> list[tuple[str, str, int]]:
+    """``(symbol, field name, space)`` for each shown game field of type space that points at a
+    space as ``team`` sees it (taktinen's ``ball`` and ``target``), at most one per symbol of
+    :data:`MARKERS` (``show: false`` fields are bookkeeping, never drawn)."""
+    rules = state.game.rules
+    seen = state.s if team is None else state.observation(team)
+    fields = [f for f in rules.fields if f.of is None and f.type == "space" and f.show]
+    return [(symbol, f.name, seen[f.base]) for symbol, f in zip(MARKERS, fields) if seen[f.base] >= 0]
+
+
+def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) -> list[str]:
     """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
     by team, the shades, the marked areas, the goals, the halfway line, the centre circle and the
-    band numbers."""
+    band numbers; a zone a game field of type space points at (the ball) carries its marker
+    (:data:`MARKERS`), named in a legend line under the board (``● ball``, the field's name in
+    ``word``)."""
     rules = state.game.rules
+    markers = _zone_markers(state, team)
     across, down = int(layout.width) * ZONE_WIDTH + 1, int(layout.height) * ZONE_HEIGHT + 1
     canvas = [[" "] * across for _ in range(down)]
     frames = {}
@@ -250,10 +313,20 @@ def _zone_lines(state, layout) -> list[str]:
             x, _, radius = layout.circle
             centre, reach = int(x * ZONE_WIDTH), max(2, round(radius * ZONE_WIDTH))
             canvas[row][centre - reach], canvas[row][centre], canvas[row][centre + reach] = "(", "O", ")"
+    above = _goal_lines(layout, 1, ZONE_WIDTH, "   ")
     for index, name in enumerate(rules.spaces):
         left, right, top, _ = frames[name]
-        label = f"{name} {_short_counts(state, index)}".rstrip()[:right - left - 1]
+        tokens = _count_tokens(state, index)
+        marks = "".join(symbol for symbol, _, space in markers if space == index)
+        label = " ".join([name, *(token for _, token in tokens), marks]).rstrip()[:right - left - 1]
         canvas[top + 1][left + 1:left + 1 + len(label)] = label
+        if spans is not None:
+            start = 3 + left + 1 + len(name) + 1
+            for owner, token in tokens:
+                end = min(start + len(token), 3 + left + 1 + len(label))
+                if end > start:
+                    spans.append((len(above) + top + 1, start, end, owner))
+                start += len(token) + 1
     bands = set(layout.bands) and range(1, int(layout.height) + 1)
     across = {int((layout.height - y) * ZONE_HEIGHT): label for y, label in _across(state, layout).items()}
     lines = []
@@ -264,7 +337,8 @@ def _zone_lines(state, layout) -> list[str]:
             chars = [ACROSS if c in " -" + SHADE_MARKS else c for c in chars]
             chars.append("  " + across[row])
         lines.append(number + "".join(chars).rstrip())
-    return _goal_lines(layout, 1, ZONE_WIDTH, "   ") + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ")
+    legend = ["   " + "   ".join(f"{symbol} {(word or _words)(field)}" for symbol, field, _ in markers)] if markers else []
+    return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ") + legend
 
 
 def _across(state, layout) -> dict:
@@ -282,11 +356,16 @@ def _across(state, layout) -> dict:
 
 def _short_counts(state, space: int) -> str:
     """'H3 A2': the pieces on ``space`` counted by team, each team by its initial."""
+    return " ".join(token for _, token in _count_tokens(state, space))
+
+
+def _count_tokens(state, space: int) -> list[tuple[int, str]]:
+    """``[(team, 'H3'), ...]``: each team with pieces on ``space`` and its count token."""
     rules = state.game.rules
     at = state.game.field("at")
     counts = [0] * len(rules.teams)
     for p in range(at.size):
         if state.s[at.base + p] == space:
             counts[rules.piece_team[p]] += 1
-    return " ".join(f"{rules.teams[t][:1].upper()}{n}" for t, n in enumerate(counts) if n)
+    return [(t, f"{rules.teams[t][:1].upper()}{n}") for t, n in enumerate(counts) if n]
 

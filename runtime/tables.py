@@ -54,7 +54,9 @@ class FieldDef:
     """A state field: ``size`` slots from ``base`` (one per team, space or piece when ``of`` is set).
 
     ``visible`` is ``"all"`` or ``"owner"``; an owner-only field with ``reveal_slot`` becomes
-    public once that slot holds 1. ``show`` false keeps a bookkeeping field out of text views.
+    public once that slot holds 1. ``show`` false keeps a bookkeeping field out of text views;
+    ``"state"`` shows it in full views (the terminal's ``state`` command) but not on the status
+    line before a decision.
     """
 
     name: str
@@ -64,7 +66,7 @@ class FieldDef:
     size: int
     visible: str
     reveal_slot: int | None
-    show: bool = True          # shown in the text view of a state
+    show: bool | str = True    # shown in the text view of a state ("state": not on the status line)
     derived: bool = False      # kept equal to its formula by the rules (RuleTables.upkeep)
 
 

@@ -11,6 +11,7 @@ pieces with ``piece_name(…)``; phases get the language's titles; actions are w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 
@@ -122,6 +123,13 @@ class Narration(Narrator):
     def notation(self, action: int) -> str:
         """A decision action id written with the language's ``notations:``."""
         return self.names.notation(action)
+
+    def rule_title(self, rule: str) -> str | None:
+        """The title of rule ``rule`` in the language's ``rules:`` section (rendered), or None
+        when the texts give none."""
+        entry = self.names.texts.entry("rules", rule) if rule else None
+        title = entry.get("title") if isinstance(entry, Mapping) else None
+        return self.renderer.render(title) if title is not None else None
 
     def check(self, kind: str, message) -> None:
         """Read a message through the rulebook's renderer (its filters included); raises

@@ -25,14 +25,24 @@ def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
     screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
     status = [line for line in screen.splitlines() if "to play: home" in line]
     assert status, screen
-    assert "half 1" in status[0] and "clock 1" in status[0] and "goals home 0, away 0" in status[0]
+    assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "to play: home"]
+    assert "|C3 ●: : : : |" in screen and "\n   ● ball\n" in screen       # the ball on the board
     assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
+
+
+def test_the_status_line_keeps_to_possession_half_minute_score_and_whose_decision(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    screen = play("taktinen", "--human", "home", "--seed", 3, input="1\n" * 12 + "q\n").output
+    status = [line for line in screen.splitlines() if "to play: home" in line][-1]
+    assert [part.split(" ")[0] for part in status.split(" · ")[2:]] == ["possession", "half", "minute",
+                                                                       "goals", "to"], status
+    assert "\n   ● ball\n" in screen                        # the ball drawn on the board instead
 
 
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="STATE\nq\n").output
-    assert "half: 1" in screen
+    assert "half: 1" in screen and "ball value: 3" in screen and "yellow cards: home 0, away 0" in screen
     assert "defenders: home 0, away hidden" in screen
     assert not [line for line in screen.splitlines() if ":" in line and line.endswith("-1")]
 
@@ -54,7 +64,10 @@ def test_a_notation_typed_in_another_case_is_played(tmp_path):
 def test_a_formation_is_listed_and_typed_as_the_rulebook_writes_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="4-4-2\nq\n").output
-    assert re.search(r"^ +\d+\. 4-4-2$", screen, re.M) and "formation 0-0" not in screen
+    assert re.search(r"(^|  ) +\d+\. 4-4-2( |$)", screen, re.M) and "formation 0-0" not in screen
+    # the 66 formations grouped by the number of defenders, six to a line
+    assert re.search(r"^ +39\. 4-0-6 +40\. 4-1-5 +41\. 4-2-4 +42\. 4-3-3 +43\. 4-4-2 +44\. 4-5-1$\n"
+                     r" +45\. 4-6-0$", screen, re.M)
     assert "  home line up 4-4-2" in screen
 
 
@@ -62,7 +75,7 @@ def test_a_formation_is_typed_as_written_also_under_finnish(tmp_path, monkeypatc
     pytest.importorskip("babel")
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="4-4-2\nq\n").output
-    assert re.search(r"^ +\d+\. ryhmitys 4-4-2$", screen, re.M)
+    assert re.search(r" +\d+\. ryhmitys 4-4-2( |$)", screen, re.M)
     assert "  Kotijoukkue: ryhmitys 4-4-2" in screen
 
 
@@ -123,8 +136,8 @@ def test_finnish_status_state_and_end_lines_name_fields_in_words(tmp_path, monke
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, "--lang", "fi", input="state\nq\n").output
     status = next(line for line in screen.splitlines() if "vuorossa:" in line)
-    assert "pallon arvo 3" in status and "situation alkupotku" in status   # glossary terms
-    assert "moves left kotijoukkue 0" in status      # no glossary term: the name in words
+    assert "puoliaika 1 · minuutti 1 · maalit kotijoukkue 0, vierasjoukkue 0" in status   # glossary terms
+    assert "pallon arvo: 3" in screen and "pelitilanne: alkupotku" in screen     # the state command
     end = play("taktinen", "--seed", 7, "--lang", "fi", "--quiet", input="").output
     assert "tulos kotijoukkue" in end
     after_header = screen.split("\n", 1)[1]          # the header's -O options stay as typed
@@ -135,7 +148,8 @@ def test_english_status_line_names_fields_in_words(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="q\n").output
     status = next(line for line in screen.splitlines() if "to play: home" in line)
-    assert "ball value 3" in status and "ball_value" not in status
+    assert "minute 1" in status and "clock" not in status
+    assert "ball value: 3" in play("taktinen", "--human", "home", "--seed", 3, input="state\nq\n").output
 
 
 # ---------- resume ----------
@@ -167,6 +181,16 @@ def test_resume_recaps_the_last_moves(tmp_path):
     play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\n1\nq\n")
     screen = play("tictactoe", "--resume", path, "--human", "x", input="q\n").output
     assert "resumed at ply 4; the last moves:\nx: A1\no: B2\nx: B1\no: C1\n" in screen
+
+
+def test_the_recap_names_each_team_once_as_the_play_by_play_does(tmp_path):
+    path = tmp_path / "m.log"
+    play("taktinen", "--human", "home", "--seed", 7, "--log", path, input="1\n" * 40 + "q\n")
+    screen = play("taktinen", "--resume", path, "--human", "home", input="q\n").output
+    recap = screen.split("the last moves:\n", 1)[1].splitlines()[:5]
+    assert len(recap) == 5 and any(line.startswith("home: ") for line in recap), recap
+    assert not [line for line in recap for team in ("home", "away")
+                if line.startswith(f"{team}: ") and f" {team} " in line], recap
 
 
 def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):

@@ -1,0 +1,103 @@
+"""Playing ``rulecraft play`` in a pseudo-terminal, as a person does, for the pty tests.
+
+:func:`play_in_terminal` starts the command under :mod:`pexpect` (a real pseudo-terminal: the
+secret choice's no-echo prompt, rich's terminal detection and colours are those a person meets),
+types one answer at each prompt and returns everything the screen showed. :func:`english_only`
+is the test of "no English line" under ``--lang``: the words of the English texts (the
+terminal's and the game's, and the spec's names) that no text of the language uses.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import re
+import sys
+
+from rulecraft.compiler import find_game
+from rulecraft.loader import load_yaml
+from rulecraft.runtime.narrate import DEFAULTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = r"\)> "
+PROMPT_END = ")> "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+WORD = re.compile(r"[^\W\d_]{2,}")
+NEUTRAL = re.compile(r"--[\w-]+|\S+\.log\b|\b\w+=\S+")   # flags, save files, -O name=value
+
+
+def play_in_terminal(args, answers, cwd, *, env=None, timeout: int = 120) -> str:
+    """Run ``python -m rulecraft <args>`` in a pseudo-terminal of 250 columns in ``cwd``, type
+    each of ``answers`` at a prompt (a line ending ``)> ``) and return the screen's text (ANSI
+    codes kept: see :data:`ANSI`), once the command ends. Fails when it does not end in time."""
+    import pexpect
+    environment = {**os.environ, "COLUMNS": "250", **(env or {})}
+    environment = {key: value for key, value in environment.items() if value is not None}
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", *map(str, args)], cwd=str(cwd),
+                          encoding="utf-8", timeout=timeout, dimensions=(50, 250), env=environment)
+    shown = []
+    for answer in answers:
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+        shown.append(child.before + child.after)
+        child.sendline(answer)
+    child.expect(pexpect.EOF)
+    shown.append(child.before)
+    child.close()
+    assert child.exitstatus == 0, "".join(shown)[-3000:]
+    return "".join(shown).replace("\r\n", "\n")
+
+
+def _strings(value):
+    """Every text inside a YAML value (mappings' values and lists' items, nested)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{[^{}]*\}", re.S)   # Jinja2 and format blanks
+
+
+def _words(texts) -> set[str]:
+    """The words of ``texts``, case-folded, without their templates' blanks (``{{ clock }}``)."""
+    return {word.casefold() for text in texts for word in WORD.findall(TEMPLATE.sub(" ", str(text)))}
+
+
+def english_only(game: str, language: str, rules) -> set[str]:
+    """The words an English line of ``rulecraft play GAME`` may hold that no text of
+    ``language`` uses: from the terminal's English words, the play-by-play's default messages
+    (:data:`rulecraft.runtime.narrate.DEFAULTS`), the game's English ``phases``,
+    ``events``, ``notations`` and glossary terms, and the spec's names (fields, teams, named
+    values, actions, pieces' labels; ``moves_left`` gives "moves" and "left"), less every word of
+    the language's texts (the terminal's and the game's) and the space names."""
+    folder = find_game(game).parent
+    english_game = load_yaml(str(folder / "text" / "en.yaml")) or {}
+    english = [*_strings(load_yaml(str(ROOT / "rulecraft" / "text" / "en.yaml"))), *DEFAULTS.values()]
+    english += [*_strings({key: english_game.get(key) for key in ("phases", "events", "notations")})]
+    english += [entry["term"] for entry in (english_game.get("glossary") or {}).values() if isinstance(entry, dict)]
+    names = [f.name for f in rules.fields] + list(rules.teams) + [a.name for a in rules.actions]
+    names += [str(label) for label in rules.piece_labels] + list(rules.kinds)
+    names += [value for values in rules.enums.values() for value in values]
+    names += [node.phase for node in rules.nodes]
+    english += [name.replace("_", " ") for name in names]
+    translated = [*_strings(load_yaml(str(ROOT / "rulecraft" / "text" / f"{language}.yaml")))]
+    translated += [*_strings(load_yaml(str(folder / "text" / f"{language}.yaml")))]
+    neutral = _words(rules.spaces) | {rules.game_id.casefold()}
+    return _words(english) - _words(translated) - neutral
+
+
+def english_lines(screen: str, vocabulary: set[str]) -> list[tuple[str, list[str]]]:
+    """The lines of ``screen`` holding a word of ``vocabulary`` (outside flags, save files,
+    ``name=value`` options and the answers typed after a prompt), each with those words."""
+    found = []
+    for line in ANSI.sub("", screen).splitlines():
+        line = line.split(PROMPT_END, 1)[0]              # what the person typed is theirs
+        words = [w for w in WORD.findall(NEUTRAL.sub(" ", line)) if w.casefold() in vocabulary]
+        if words:
+            found.append((line, words))
+    return found

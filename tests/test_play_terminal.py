@@ -1,0 +1,117 @@
+"""``rulecraft play`` in a pseudo-terminal, as a person meets it: no English line under
+``--lang fi`` (every line from a Finnish text, or language-neutral tokens only), ``--no-hints``
+(no options listed, notations typed, refusals naming the rule, the same log), and colour only
+where the terminal takes it (plain text under ``NO_COLOR`` or when not a terminal)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import invoke, load_game
+from terminal import ANSI, english_lines, english_only, play_in_terminal
+
+pexpect = pytest.importorskip("pexpect")
+
+
+@pytest.fixture(scope="module")
+def finnish_words():
+    pytest.importorskip("babel")
+    return english_only("taktinen", "fi", load_game("taktinen").rules)
+
+
+def test_the_vocabulary_catches_english_lines(finnish_words):
+    found = english_lines("half 1 · clock 1\npuoliaika 1 · C3\nkotijoukkue (? = ohjeet)> target C5\n", finnish_words)
+    assert found == [("half 1 · clock 1", ["half", "clock"])]
+
+
+def test_a_finnish_match_in_a_terminal_prints_no_english_line(tmp_path, finnish_words):
+    answers = ["state", "?", "board", "zz", "4-4-2", "target C5", *["1"] * 70, "state", "q"]
+    screen = play_in_terminal(["play", "taktinen", "--human", "home", "--seed", 3, "--lang", "fi"],
+                              answers, tmp_path)
+    plain = ANSI.sub("", screen)
+    assert "ei nyt: ”kohdealue C5” on kielletty säännön 3.2 (Aloittava joukkue) mukaan." in plain
+    assert "pelitilanne: alkupotku" in plain and "tallennettu tiedostoon taktinen-3.log" in plain
+    assert re.search(r"· puoliaika 1 · minuutti \d+ · maalit kotijoukkue \d, vierasjoukkue \d · "
+                     r"vuorossa: kotijoukkue$", plain, re.M)
+    assert "   ● pallo   ◆ kohdealue" in plain                # the board's legend, in Finnish
+    assert english_lines(screen, finnish_words) == []
+
+
+def test_a_finnish_bot_match_prints_no_english_line(finnish_words):
+    screen = invoke("play", "taktinen", "--seed", 7, "-O", "max_turns_per_half=10", "--lang", "fi",
+                    "--summary").output
+    assert "peli päättyi" in screen
+    assert english_lines(screen, finnish_words) == []
+
+
+# ---------- --no-hints ----------
+def test_no_hints_lists_no_options_and_takes_notations_only(tmp_path):
+    screen = ANSI.sub("", play_in_terminal(
+        ["play", "tictactoe", "--human", "x", "--human", "o", "--seed", 1, "--no-hints"],
+        ["?", "1", "B2", "B2", "A1", "q"], tmp_path))
+    assert not re.search(r"^ +\d+\. ", screen, re.M)                      # nothing listed
+    assert "x (notation, ? for help)> " in screen and "no options are listed under --no-hints" in screen
+    assert "'1' is not a legal notation now: type the notation of a legal move or ? for help." in screen
+    assert "x: B2" in screen and "o: A1" in screen
+    assert "not now: 'B2' is forbidden by rule 1: the square is already marked" in screen
+
+
+def test_no_hints_under_finnish_names_the_rule_in_finnish(tmp_path):
+    pytest.importorskip("babel")
+    screen = ANSI.sub("", play_in_terminal(
+        ["play", "taktinen", "--human", "home", "--seed", 3, "--lang", "fi", "--no-hints"],
+        ["4-4-2", "target C5", "q"], tmp_path))
+    assert "kotijoukkue (salainen valinta merkintänä, ei näy kirjoitettaessa; ? = ohjeet)> " in screen
+    assert not re.search(r"^ +\d+\. ", screen, re.M)
+    assert "ei nyt: ”kohdealue C5” on kielletty säännön 3.2 (Aloittava joukkue) mukaan." in screen
+
+
+@pytest.mark.parametrize("game, team, answers", [
+    ("tictactoe", "x", ["B2", "A1", "C3", "q"]),
+    ("pig", "first", ["roll", "roll", "hold", "roll", "hold", "q"])])
+def test_a_log_played_with_and_without_hints_is_byte_identical(tmp_path, game, team, answers):
+    logs = []
+    for flags in ([], ["--no-hints"]):
+        log = tmp_path / f"{game}{len(logs)}.log"
+        play_in_terminal(["play", game, "--human", team, "--seed", 4, "--log", log, *flags], answers, tmp_path)
+        logs.append(log.read_bytes())
+    assert logs[0] == logs[1] and logs[0].count(b"\n") > 2
+
+
+def test_help_and_readme_document_no_hints():
+    from helpers import REPO
+    assert "--no-hints" in invoke("play", "--help").output
+    assert "--no-hints" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+# ---------- colour ----------
+HOME, AWAY = "38;2;213;94;0", "38;2;0;114;178"          # vermillion and blue, true colour
+COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-9]|9[0-7])[;m]")  # any foreground colour
+
+
+def test_the_terminal_colours_match_the_rulebook():
+    from helpers import REPO
+    from rulecraft.layout import TEAM_COLOURS
+    css = (REPO / "site" / "assets" / "player.css").read_text(encoding="utf-8")
+    for team, colour in enumerate(TEAM_COLOURS):
+        assert re.search(rf"\.rc-team-{team} \{{\s*--rc-team: {colour};", css), (team, colour)
+
+
+@pytest.mark.parametrize("game, team, answers, colours", [
+    ("tictactoe", "o", ["q"], [HOME]),                               # x's mark, in the first colour
+    ("taktinen", "home", ["1"] * 14 + ["q"], [HOME, AWAY])])          # each team's count on a zone
+def test_a_colour_terminal_shows_pieces_in_their_team_colours(tmp_path, game, team, answers, colours):
+    screen = play_in_terminal(["play", game, "--human", team, "--seed", 3], answers, tmp_path,
+                              env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": None})
+    board = [line for line in screen.splitlines() if HOME in line or AWAY in line]
+    assert board and all(any(colour in line for line in board) for colour in colours), screen[-2000:]
+
+
+def test_no_color_or_no_terminal_prints_plain_text(tmp_path):
+    screen = play_in_terminal(["play", "tictactoe", "--human", "o", "--seed", 3], ["q"], tmp_path,
+                              env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": "1"})
+    assert "2 : X :" in ANSI.sub("", screen) and not COLOUR.search(screen)
+    piped = invoke("play", "tictactoe", "--human", "o", "--seed", 3, input="q\n").output
+    assert "2 : X :" in piped and "\x1b[" not in piped

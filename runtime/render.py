@@ -107,7 +107,7 @@ def board_lines(state, team: int | None = None, word=None, spans: list | None = 
     rules = state.game.rules
     layout = board_layout(rules)
     if layout.kind == "grid":
-        return _grid_lines(state, team, layout, spans)
+        return _grid_lines(state, team, layout, spans, word or _words)
     if layout.kind == "zones":
         return _zone_lines(state, layout, spans, team, word or _words)
     word = word or _words
@@ -192,7 +192,7 @@ def _space_team(state, space: int, team: int | None) -> int | None:
     return None
 
 
-def _grid_lines(state, team, layout, spans: list | None = None) -> list[str]:
+def _grid_lines(state, team, layout, spans: list | None = None, word=_words) -> list[str]:
     """A grid board as a matrix of cells, with the goals, the halfway line and the centre circle."""
     rules = state.game.rules
     index = {tuple(rc): i for i, rc in enumerate(rules.grid["coords"])}
@@ -202,7 +202,7 @@ def _grid_lines(state, team, layout, spans: list | None = None) -> list[str]:
     rows, columns = rules.grid["rows"], rules.grid["columns"]
     middle = (rows + 1) // 2 if layout.halfway is not None and rows % 2 else None
     lines = _goal_lines(layout, 1, width + 1, "    ")
-    across = _across(state, layout)
+    across = _across(state, layout, word)
     for row in range(rows, 0, -1):
         if row in across:
             lines.append("    " + ACROSS * (columns * (width + 1) - 1) + "  " + across[row])
@@ -328,7 +328,7 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
                     spans.append((len(above) + top + 1, start, end, owner))
                 start += len(token) + 1
     bands = set(layout.bands) and range(1, int(layout.height) + 1)
-    across = {int((layout.height - y) * ZONE_HEIGHT): label for y, label in _across(state, layout).items()}
+    across = {int((layout.height - y) * ZONE_HEIGHT): label for y, label in _across(state, layout, word or _words).items()}
     lines = []
     for row, chars in enumerate(canvas):
         band = int(layout.height) - row // ZONE_HEIGHT
@@ -341,15 +341,15 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
     return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ") + legend
 
 
-def _across(state, layout) -> dict:
+def _across(state, layout, word) -> dict:
     """The lines across the pitch on the board now (:func:`rulecraft.layout.lines_across`): the
-    ``y`` of each drawn one to its label, ``home offside line`` (lines at one ``y`` share it)."""
+    ``y`` of each drawn one to its label, the team and the field in ``word``'s language (``home
+    offside line``; lines at one ``y`` share it)."""
     rules = state.game.rules
     labels: dict = {}
     for line in lines_across(layout, state):
         if line.y is not None:
-            words = line.field.replace("_", " ")
-            label = f"{rules.teams[line.team]} {words}" if line.team is not None else words
+            label = word(line.field) if line.team is None else f"{word(rules.teams[line.team])} {word(line.field)}"
             labels[line.y] = f"{labels[line.y]}, {label}" if line.y in labels else label
     return labels
 

@@ -41,6 +41,7 @@ from rulecraft.site.texts import (LANGUAGE_NAMES, LANGUAGES, SITE_TEXT, SOURCE_L
                                   site_languages)
 
 ASSETS = Path(__file__).with_name("assets")
+THEME = Path(__file__).with_name("theme")        # additions to Material's templates (theme.custom_dir)
 TEMPLATES = Path(__file__).with_name("templates")
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
@@ -94,6 +95,8 @@ def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT
             language, site_texts, books, site_labels(site_texts[language]))
     for asset in sorted(ASSETS.iterdir()):
         files[Path("docs") / "assets" / "rulecraft" / asset.name] = asset.read_text(encoding="utf-8")
+    for template in sorted(THEME.iterdir()):
+        files[Path("overrides") / template.name] = template.read_text(encoding="utf-8")
     files[Path("mkdocs.yml")] = _mkdocs_config(books, languages, site_texts, site_url,
                                                Path(site_dir or source_dir.parent / "site"))
     files[Path(MARKER)] = MARKER_TEXT

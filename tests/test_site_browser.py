@@ -9,6 +9,7 @@ site is proven to work offline. Screenshots go to ``test-output/``.
 
 from __future__ import annotations
 
+import html
 import itertools
 from pathlib import Path
 import re
@@ -82,6 +83,19 @@ def page(browser, site):
            if not request.url.startswith(site["base"]) and not request.url.startswith("data:") else None)
     yield tab
     context.close()
+
+
+def test_every_game_page_title_names_the_game_in_every_language(site):
+    """A browser tab, a bookmark and a search result show which game a page is of: every page of
+    a game is titled "<page> · <game> - <rulebooks>" (its overview by the game's name)."""
+    untitled = []
+    for game in GAMES:
+        title = load_rules(site["root"] / "rulespecs" / game / "game.yaml").title
+        for path in site["result"].site_dir.rglob(f"{game}/**/index.html"):
+            found = re.search(r"<title>([^<]*)</title>", path.read_text(encoding="utf-8"))
+            if not found or html.unescape(found.group(1)).count(title) != 1:
+                untitled.append((str(path.relative_to(site["result"].site_dir)), found and found.group(1)))
+    assert not untitled, untitled[:5]
 
 
 def test_the_build_uses_no_external_resource(site):

@@ -479,7 +479,7 @@ def test_every_example_player_fits_the_screen(browser, site, viewport, game, lan
 # --- access: what a screen reader, a keyboard, reduced motion and a browser without JavaScript get
 
 ACCESS_LANGUAGES = ("en", "ru")       # languages whose players a screen reader's view is checked in
-AXE_PAGES = ("board.md", "examples.md", "quick-reference.md")
+AXE_PAGES = tuple(PAGE_FILES.values())    # every page type
 
 
 def _told(lines: list[str]) -> dict[str, list[str]]:

@@ -182,7 +182,7 @@ def test_penalty_and_league_pairwise_play_full_matches_with_their_ending(penalty
         assert shootouts == 0
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10 ** 6), walling=st.sampled_from(["any_figures", "own_figures"]),
        bonus=st.integers(0, 1))
 def test_between_kicks_no_field_player_stands_on_his_goal_line_and_one_at_most_in_his_box(seed, walling, bonus):

@@ -122,8 +122,11 @@ def test_the_play_by_play_shows_a_full_match_with_each_kick_field_by_field(tmp_p
     result = invoke("play", GAME, "--seed", 1, "--log", str(log))
     assert result.exit_code == 0, result.output
     assert "game over" in result.output
-    assert re.search(r"ball_step .*from=[A-H]\d+ to=[A-H]\d+ direction=\w+ bend=(True|False) left=\d", result.output)
-    assert "placed" in result.output and "kickoff" in result.output
+    # each field of a kick on a line of its own, bends and team-mates' extensions marked
+    assert re.search(r"\n +ball [A-H]\d+ → [A-H]\d+ · \d+ left\n", result.output)
+    assert re.search(r"\n +ball [A-H]\d+ → [A-H]\d+ · bends · \d+ left\n", result.output)
+    assert re.search(r"\n +(home|away) player\d on [A-H]\d+ carries it on: \+1, a new line", result.output)
+    assert "placed on" in result.output and "kicks off with" in result.output
     replayed = invoke("replay", str(log))
     assert replayed.exit_code == 0 and "game over" in replayed.output, replayed.output
 

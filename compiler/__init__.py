@@ -12,11 +12,12 @@ package lets the runtime find the game of a pickled state again
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 from pathlib import Path
 
 from rulecraft import __version__
-from rulecraft.errors import InputError, RulecraftError
+from rulecraft.errors import InputError, RulecraftError, SpecError
 from rulecraft.compiler import cache, pycode
 from rulecraft.compiler.module import generate
 from rulecraft.compiler.optimize import optimize as optimize_game
@@ -61,8 +62,32 @@ def find_game(game: str | os.PathLike) -> Path:
             candidate = root / folder / str(game) / "game.yaml"
             if candidate.is_file():
                 return candidate
+    by_id = _game_with_id(str(game))
+    if by_id is not None:
+        return by_id
     known = ", ".join(game_names()) or "none"
     raise InputError(f"no game called '{game}' (known games: {known})", code="RC105")
+
+
+def _game_with_id(name: str) -> Path | None:
+    """The ``game.yaml`` under ``rulespecs/`` or ``examples/`` whose ``game: id:`` is ``name``:
+    a slug may differ from its spec's id (``street-soccer`` is ``street_soccer``), and logs and
+    saves name a game by its id. Only a valid name is looked up; a spec that does not read as
+    YAML is passed over (``rulecraft check`` reports it)."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", name, flags=re.ASCII):
+        return None
+    for root in _roots():
+        for folder in GAME_FOLDERS:
+            base = root / folder
+            for candidate in sorted(base.glob("*/game.yaml")) if base.is_dir() else []:
+                try:
+                    head = load_yaml(str(candidate)) or {}
+                except SpecError:
+                    continue
+                meta = head.get("game") if isinstance(head, dict) else None
+                if isinstance(meta, dict) and meta.get("id") == name:
+                    return candidate
+    return None
 
 
 def spec_hash(text: str) -> str:

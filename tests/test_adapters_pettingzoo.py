@@ -159,8 +159,15 @@ def play_episode(env, seed: int, decisions: int) -> list:
     return trace
 
 
+# The tree-search bots at their full default budget (200 iterations of up to 40 plies per
+# decision) cost minutes on a game of long turns (street-soccer): the default suite plays them
+# with 8 iterations, the slow suite at full budget.
+FULL_BUDGET = [pytest.param(name, marks=pytest.mark.slow) for name in ("mcts", "ismcts")]
+
+
 @pytest.mark.parametrize("game_ref", ALL_GAMES, indirect=True)
-@pytest.mark.parametrize("opponent", sorted(BOTS) + ["ismcts:8"])
+@pytest.mark.parametrize("opponent", [name for name in sorted(BOTS) if name not in ("mcts", "ismcts")]
+                         + ["mcts:8", "ismcts:8"] + FULL_BUDGET)
 def test_gym_episode_against_a_bot(game_ref, opponent):
     env = rl.gym_env(game_ref, learner=1, opponent=opponent)
     trace = play_episode(env, seed=3, decisions=GYM_DECISIONS)

@@ -245,3 +245,19 @@ def test_the_rl_module_without_its_extra_names_the_extra():
     assert done.returncode == 0, done.stderr
     assert "error[RC110]: this needs the optional extra 'rl' (pyspiel is not installed)" in done.stdout
     assert "pip install 'rulecraft[rl]'" in done.stdout
+
+
+def test_a_game_is_found_by_its_spec_id_when_its_folder_is_named_otherwise(tmp_path, monkeypatch):
+    """A slug may differ from ``game: id:`` (ids are names, slugs may hold '-'); logs name the
+    id, so ``find_game`` falls back to the spec whose id it is."""
+    from rulecraft.compiler import find_game
+    from rulecraft.errors import RulecraftError
+    folder = tmp_path / "rulespecs" / "two-words"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text("game: {id: two_words, title: T, teams: [a, b]}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert find_game("two-words").resolve() == (folder / "game.yaml").resolve()
+    assert find_game("two_words").resolve() == (folder / "game.yaml").resolve()
+    with pytest.raises(RulecraftError) as error:
+        find_game("two")
+    assert error.value.code == "RC105"

@@ -7,6 +7,7 @@ engine's own chance nodes exactly, so a changed die face, threshold or re-roll f
 
 from __future__ import annotations
 
+import io
 import itertools
 from fractions import Fraction
 from math import comb
@@ -176,10 +177,13 @@ def test_the_keepers_square_is_hidden_from_the_kicker_until_revealed():
 
 
 def test_play_by_play_shows_each_turns_dice_and_the_die_chosen():
-    result = invoke("play", SLUG, "--seed", "1", "-O", "period_turns=2")
+    """`rulecraft play` (bot against bot) plays a short match to its end: the kick-off, each
+    turn's four ball dice, every kick with the die chosen, the final whistle."""
+    result = invoke("play", SLUG, "--seed", "1", "-O", "period_turns=1")
     assert result.exit_code == 0, result.output
     assert "dice (rule 3) team=" in result.output and "n1=" in result.output
     assert "kick (rule 3)" in result.output and "die=d" in result.output
+    assert "kick_off (rule 4)" in result.output and "full_time (rule 4)" in result.output
     assert "Game over" in result.output
 
 
@@ -207,6 +211,28 @@ def test_a_thousand_random_matches_keep_the_declared_invariants():
           f"(limits: max_plies {game.rules.max_plies})")
 
 
-def test_a_short_match_shows_its_kick_off_and_full_time():
-    text = invoke("play", SLUG, "--seed", "2", "-O", "period_turns=1").output
-    assert "kick_off (rule 4)" in text and "full_time (rule 4)" in text
+@pytest.mark.slow
+def test_a_person_plays_a_short_match_against_the_greedy_bot_with_undo_and_resume(tmp_path):
+    """A scripted person (always the first legal action, one undo) plays home against the
+    greedy bot; the match is saved, resumed from its log, finished, and the log replays."""
+    from rich.console import Console
+
+    from rulecraft.play import play_match
+    from rulecraft.runtime.logs import replay
+    from rulecraft.runtime.match import Match
+
+    game = load_game(SLUG, {"period_turns": 1, "shootout": True})
+    log = str(tmp_path / "match.jsonl")
+    answers = iter(["1"] * 12 + ["u"] + ["1"] * 5 + ["q"])
+    console = Console(file=io.StringIO(), width=120)
+    first = play_match(Match(game, 3), {0}, "greedy", console, log_path=log,
+                       input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
+    assert not first.state.is_terminal()
+    assert "undone." in console.file.getvalue()
+    resumed = replay(game, log).match
+    assert resumed.state == first.state
+    finished = play_match(resumed, {0}, "greedy", console, log_path=log,
+                          input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
+    assert finished.state.is_terminal()
+    assert "full_time" in console.file.getvalue()
+    assert replay(game, log).match.state == finished.state

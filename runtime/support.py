@@ -47,6 +47,9 @@ class RowsOnRead(dict):
     def __eq__(self, other) -> bool:
         return self is other
 
+    def __ne__(self, other) -> bool:
+        return self is not other
+
     def _row(self, start: int) -> tuple:
         raise NotImplementedError
 

@@ -19,25 +19,36 @@ DIRECTIONS = (("n", 1, 0), ("ne", 1, 1), ("e", 0, 1), ("se", -1, 1),
 _UNITS = {(dr, dc): d for d, (_, dr, dc) in enumerate(DIRECTIONS)}
 
 
-class RowsOnRead:
+class RowsOnRead(dict):
     """A table of one entry per pair of spaces, read as ``table[a][b]``, made from ``source``
     (a tuple with one entry per space). The whole table has a square of the board's size
-    entries, so a row is computed the first time it is read, and kept."""
+    entries, so a row is computed the first time it is read, and kept. The kept rows are the
+    dictionary's own entries, so reading a row once it is made is a plain dictionary lookup
+    (no Python call: rules read these tables in their innermost loops)."""
 
     def __init__(self, source: tuple):
+        super().__init__()
         self.source = source
-        self.rows: dict = {}
 
     def __len__(self) -> int:
         return len(self.source)
 
-    def __getitem__(self, start: int) -> tuple:
-        """The entries from space ``start`` to every space; IndexError off the board."""
-        if not 0 <= start < len(self.source):
+    def __missing__(self, start: int) -> tuple:
+        """The entries from space ``start`` to every space, made on the first read; IndexError
+        off the board."""
+        if not (isinstance(start, int) and 0 <= start < len(self.source)):
             raise IndexError(f"no space {start}")
-        if start not in self.rows:
-            self.rows[start] = self._row(start)
-        return self.rows[start]
+        row = self._row(start)
+        dict.__setitem__(self, start, row)
+        return row
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+    def __ne__(self, other) -> bool:
+        return self is not other
 
     def _row(self, start: int) -> tuple:
         raise NotImplementedError

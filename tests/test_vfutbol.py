@@ -83,7 +83,9 @@ def test_a_long_kick_rolls_one_fair_d6():
 
 @pytest.mark.parametrize("name, value", [(n, v) for n, values in OPTION_VALUES.items() for v in values])
 def test_each_option_value_plays_a_full_random_match(name, value):
-    game = load_game("vfutbol", {name: value})
+    """A full random match per option value, every invariant at every ply (30 moves a team, the
+    shortest match, unless the value is the match length itself)."""
+    game = load_game("vfutbol", {"moves_per_team": 30, name: value})
     state, rng = game.new_initial_state(), random.Random(7)
     while not state.is_terminal():
         if state.is_chance_node():
@@ -139,6 +141,7 @@ def test_play_seed_1_matches_its_golden_first_40_lines(request):
     assert _first_lines(result.output) == GOLDEN.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_person_plays_the_hosts_quits_and_resumes(tmp_path):
     log = tmp_path / "vf.log"
     first = invoke("play", "vfutbol", "--human", "hosts", "--seed", 2, "--log", str(log),

@@ -26,7 +26,7 @@ def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
     status = [line for line in screen.splitlines() if "to play: home" in line]
     assert status, screen
     assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "to play: home"]
-    assert "|C3 ●: : : : |" in screen and "\n   ● ball\n" in screen       # the ball on the board
+    assert "|C3 ●            |" in screen and "\n   ● ball\n" in screen       # the ball on the board
     assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
 
 

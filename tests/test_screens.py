@@ -75,3 +75,97 @@ def test_a_board_of_spaces_lists_every_space_with_its_seeds():
                          "south_store: seeds in 0", "         n1: seeds in 3", "         n2: seeds in 3",
                          "         n3: seeds in 3", "north_store: seeds in 0"]
     assert first[-3:] == ["    1. s1", "    2. s2", "    3. s3"]
+
+
+# ---------- a zone board lists each piece by number ----------
+def zone_lists(lines: list[str], rules) -> dict[str, set[tuple[int, str]]]:
+    """What each zone's box of a drawn zone board says stands on it: ``{zone: {(team, piece)}}``,
+    ``piece`` a number as text or ``G`` (a goalkeeper), read back from the box's text (a team's
+    initial, then its pieces; ``1-3`` a run)."""
+    from rulecraft.layout import board_layout
+    from rulecraft.runtime.render import ZONE_HEIGHT, ZONE_WIDTH
+    layout = board_layout(rules)
+    above = 1 if layout.goals else 0
+    teams = {name[:1].upper(): index for index, name in enumerate(rules.teams)}
+    found = {}
+    for name, box in layout.boxes.items():
+        left, right = int(box.x * ZONE_WIDTH) + 3, int((box.x + box.width) * ZONE_WIDTH) + 3
+        top = above + int((layout.height - box.y - box.height) * ZONE_HEIGHT)
+        bottom = above + int((layout.height - box.y) * ZONE_HEIGHT)
+        text = " ".join(line[left + 1:right].ljust(right - left - 1) for line in lines[top + 1:bottom])
+        tokens = text.split()
+        assert tokens[0] == name, (name, text)
+        team, pieces = None, set()
+        for token in tokens[1:]:
+            if token in teams:
+                team = teams[token]
+            elif team is not None and (token == "G" or token.isdigit()):
+                pieces.add((team, token))
+            elif team is not None and "-" in token:
+                low, high = map(int, token.split("-"))
+                pieces |= {(team, str(n)) for n in range(low, high + 1)}
+            else:
+                assert set(token) <= set("●◆▲■:=()O~"), (name, token, text)  # markers, shade, lines
+        found[name] = pieces
+    return found
+
+
+def expected_lists(state) -> dict[str, set[tuple[int, str]]]:
+    """Where the rule tables put each piece: ``{zone: {(team, number or "G")}}``."""
+    rules = state.game.rules
+    at = state.game.field("at")
+    found = {name: set() for name in rules.spaces}
+    for piece, label in enumerate(rules.piece_labels):
+        space = state.s[at.base + piece]
+        if space >= 0:
+            token = "G" if label.endswith("goalkeeper") else label.split()[-1]
+            found[rules.spaces[space]].add((rules.piece_team[piece], token))
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_zone_board_lists_every_piece_in_its_zone_by_number(seed):
+    from rulecraft.runtime.render import board_lines
+    game = load_game("taktinen")
+    match = Match(game, seed)
+    bots = seat_bots(game, "random")
+    checked = 0
+    while not match.state.is_terminal() and match.state.ply < 400:
+        if match.state.ply % 7 == 0:
+            lines = board_lines(match.state)
+            assert zone_lists(lines, game.rules) == expected_lists(match.state), "\n".join(lines)
+            assert max(map(len, lines)) <= 100, "\n".join(lines)
+            checked += any(expected_lists(match.state).values())
+        match.advance(bots)
+    assert checked > 20
+
+
+def test_the_goalkeeper_is_marked_and_named_in_every_language():
+    pytest.importorskip("babel")
+    from rulecraft.runtime.render import board_lines
+    from rulecraft.site.narration import Narration
+    game = load_game("taktinen")
+    match = Match(game, 3)
+    bots = seat_bots(game, "random")
+    while match.state.ply < 200 or not any(line.count("~") > 20 for line in board_lines(match.state)):
+        match.advance(bots)
+    english = board_lines(match.state, None, Narrator(game, **messages(find_game("taktinen").parent)).word)
+    assert english[-1] == "   ● ball   ◆ target zone   G goalkeeper"
+    assert any(" H G" in line for line in english) or any("|H G" in line for line in english)
+    for language in ("fi", "de", "es", "it", "ru"):
+        narration = Narration.of_game(find_game("taktinen").parent, language, game)
+        lines = board_lines(match.state, None, narration.word)
+        assert lines[-1].endswith(f"G {narration.word('goalkeeper')}"), (language, lines[-1])
+        assert max(map(len, lines)) <= 100, (language, "\n".join(lines))
+        assert zone_lists(lines, game.rules) == expected_lists(match.state)
+
+
+def test_a_zone_too_small_for_its_pieces_says_how_many_more():
+    from rulecraft.runtime.render import _zone_text
+    teams = [(0, ["H", "G", "1", "3", "5", "7", "9"]), (1, ["A", "G", "2", "4", "6", "8", "10"])]
+    lines = _zone_text([("C1", None)], teams, 12, 2)
+    texts = ["".join(text for text, _ in line) for line in lines]
+    assert len(texts) == 2 and all(len(text) <= 12 for text in texts), texts
+    assert texts == ["C1 H G 1 3 5", " 7 9 A G +5"], texts      # five away pieces left out: 2 4 6 8 10
+    roomy = ["".join(text for text, _ in line) for line in _zone_text([("C1", None)], teams, 16, 4)]
+    assert roomy == ["C1", "H G 1 3 5 7 9", "A G 2 4 6 8 10"]

@@ -151,12 +151,17 @@ def summary_lines(match: Match, language: str, narrator: Narrator | None = None)
 
 def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
     """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
-    the play-by-play writes it (in its language, a team named once; a secret choice as the
+    the play-by-play writes it (in its language, a team named once; a roll as its ``roll``
+    event, naming whose roll it was: :meth:`Match.events_of` recomputes it from the rules, so
+    the log's format is unchanged and old logs recap the same way; a secret choice as the
     ``secret`` message: never what it was)."""
     console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
-    for step in match.steps[-last:]:
-        if step.actor == CHANCE:
-            line = say(language, "rolled", value=step.notation)
+    start = max(0, len(match.steps) - last)
+    for index, step in enumerate(match.steps[start:], start):
+        if step.actor == CHANCE:                 # the play-by-play's roll line: whose roll it was
+            rolls = [event for event in match.events_of(index) if event[0] == "roll"]
+            line = (narrator.line(rolls[0]) or "").strip() if rolls else ""
+            line = line or say(language, "rolled", value=step.notation)
         elif step.secret is not None and step.secret.opened is None:
             line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
         else:                                # as the play-by-play wrote it: the team named once

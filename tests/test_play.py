@@ -193,6 +193,23 @@ def test_the_recap_names_each_team_once_as_the_play_by_play_does(tmp_path):
                 if line.startswith(f"{team}: ") and f" {team} " in line], recap
 
 
+def test_the_recap_names_whose_roll_it_was(tmp_path):
+    path = tmp_path / "m.log"
+    play("pig", "--human", "first", "--seed", 4, "--log", path, input="roll\nroll\nhold\nq\n")
+    screen = play("pig", "--resume", path, "--human", "first", input="q\n").output
+    recap = screen.split("the last moves:\n", 1)[1].splitlines()[:5]
+    assert recap == ["second: roll", "second rolls 3", "second: roll", "second rolls 5", "second: hold"]
+
+
+def test_the_recap_names_the_roller_in_finnish(tmp_path):
+    pytest.importorskip("babel")
+    path = tmp_path / "m.log"
+    play("taktinen", "--human", "home", "--seed", 7, "--log", path, input="1\nq\n")
+    screen = play("taktinen", "--resume", path, "--human", "home", "--lang", "fi", input="q\n").output
+    recap = screen.split("viimeiset siirrot:\n", 1)[1].splitlines()[:4]
+    assert recap[2:] == ["kotijoukkueen nopanheitto: 5", "vierasjoukkueen nopanheitto: 4"], recap
+
+
 def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
     path = tmp_path / "m.log"
     play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\nq\n")

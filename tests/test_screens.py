@@ -26,6 +26,7 @@ from rulecraft.play import decision_screen
 from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
 from rulecraft.texts import messages
+from terminal import expected_lists, zone_lists
 
 SCREENS = Path(__file__).with_name("golden") / "screens"
 SEED = 1
@@ -78,51 +79,6 @@ def test_a_board_of_spaces_lists_every_space_with_its_seeds():
 
 
 # ---------- a zone board lists each piece by number ----------
-def zone_lists(lines: list[str], rules) -> dict[str, set[tuple[int, str]]]:
-    """What each zone's box of a drawn zone board says stands on it: ``{zone: {(team, piece)}}``,
-    ``piece`` a number as text or ``G`` (a goalkeeper), read back from the box's text (a team's
-    initial, then its pieces; ``1-3`` a run)."""
-    from rulecraft.layout import board_layout
-    from rulecraft.runtime.render import ZONE_HEIGHT, ZONE_WIDTH
-    layout = board_layout(rules)
-    above = 1 if layout.goals else 0
-    teams = {name[:1].upper(): index for index, name in enumerate(rules.teams)}
-    found = {}
-    for name, box in layout.boxes.items():
-        left, right = int(box.x * ZONE_WIDTH) + 3, int((box.x + box.width) * ZONE_WIDTH) + 3
-        top = above + int((layout.height - box.y - box.height) * ZONE_HEIGHT)
-        bottom = above + int((layout.height - box.y) * ZONE_HEIGHT)
-        text = " ".join(line[left + 1:right].ljust(right - left - 1) for line in lines[top + 1:bottom])
-        tokens = text.split()
-        assert tokens[0] == name, (name, text)
-        team, pieces = None, set()
-        for token in tokens[1:]:
-            if token in teams:
-                team = teams[token]
-            elif team is not None and (token == "G" or token.isdigit()):
-                pieces.add((team, token))
-            elif team is not None and "-" in token:
-                low, high = map(int, token.split("-"))
-                pieces |= {(team, str(n)) for n in range(low, high + 1)}
-            else:
-                assert set(token) <= set("●◆▲■:=()O~"), (name, token, text)  # markers, shade, lines
-        found[name] = pieces
-    return found
-
-
-def expected_lists(state) -> dict[str, set[tuple[int, str]]]:
-    """Where the rule tables put each piece: ``{zone: {(team, number or "G")}}``."""
-    rules = state.game.rules
-    at = state.game.field("at")
-    found = {name: set() for name in rules.spaces}
-    for piece, label in enumerate(rules.piece_labels):
-        space = state.s[at.base + piece]
-        if space >= 0:
-            token = "G" if label.endswith("goalkeeper") else label.split()[-1]
-            found[rules.spaces[space]].add((rules.piece_team[piece], token))
-    return found
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_zone_board_lists_every_piece_in_its_zone_by_number(seed):
     from rulecraft.runtime.render import board_lines

@@ -116,10 +116,11 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
 
 
 def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> str:
-    """The one line of a finished match: the plies, its brief visible fields (the score) and,
-    with ``returns``, every team's return (left out where the narrated end event gave them)."""
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "", narrator.word)
-              if brief]
+    """The one line of a finished match: the plies, its brief visible fields (the score; not a
+    field a choice's ``by:`` names, whose decision it would be) and, with ``returns``, every
+    team's return (left out where the narrated end event gave them)."""
+    fields = [f"{name} {value}" for name, value, brief
+              in visible_fields(state, None, "", narrator.word, deciders=False) if brief]
     parts = [say(language, "game_over", plies=state.ply), *fields]
     if returns:
         shown = ", ".join(f"{narrator.word(team)} {value:+g}"
@@ -181,11 +182,12 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
     :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is, all in the words
-    of ``narrator``."""
+    of ``narrator``. A field a choice's ``by:`` names (``to_move``) is not among the fields:
+    it is whose decision it is, shown once as "to play"."""
     phase, _ = state.phase()
     who = narrator.word(state.game.rules.teams[state.current_player()])
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
-              if brief]
+    fields = [f"{name} {value}" for name, value, brief
+              in visible_fields(state, team, "", narrator.word, deciders=False) if brief]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 

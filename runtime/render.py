@@ -139,22 +139,25 @@ def _words(name: str) -> str:
 
 
 def visible_fields(state, team: int | None, hidden: str,
-                   word=None) -> list[tuple[str, str, bool]]:
+                   word=None, deciders: bool = True) -> list[tuple[str, str, bool]]:
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
     (not of a piece or a space) that ``team`` sees whole, unless the spec shows it only in full
     views (``show: state``). ``word`` (a spec name to the words
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
-    team names and named values; without it they read as in the spec."""
+    team names and named values; without it they read as in the spec. With ``deciders`` false,
+    the fields a choice's ``by:`` names (:attr:`FlowNode.by`, the classic ``to_move``) are left
+    out: they say whose decision it is, which a status line shows once ("to play")."""
     word = word or str
     game = state.game
     rules = game.rules
+    skip = set() if deciders else {node.by for node in rules.nodes if node.by}
     seen = state.s if team is None else state.observation(team)
     secret = {i for i, (true, known) in enumerate(zip(state.s, seen)) if true != known}
     result = []
     for f in rules.fields:
-        if f.name == "at" or not f.show:
+        if f.name == "at" or not f.show or f.name in skip:
             continue
         labels = {"team": [word(t) for t in rules.teams], "space": rules.spaces,
                   "piece": rules.piece_labels}.get(f.of)

@@ -39,6 +39,14 @@ def test_the_status_line_keeps_to_possession_half_minute_score_and_whose_decisio
     assert "\n   ● ball\n" in screen                        # the ball drawn on the board instead
 
 
+@pytest.mark.parametrize("game, team", [("tictactoe", "o"), ("ball", "DEF"), ("pig", "second")])
+def test_the_field_a_phase_is_decided_by_is_shown_once_as_to_play(game, team):
+    screen = play(game, "--human", team, "--seed", 1, input="state\nq\n").output
+    status = [line for line in screen.splitlines() if " · to play: " in line]
+    assert status and not [line for line in status if "to move" in line], status
+    assert re.search(r"(^|> )to move: \w+$", screen, re.M)          # the state command still lists it
+
+
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     screen = play("taktinen", "--human", "home", "--seed", 3, input="STATE\nq\n").output
@@ -264,7 +272,7 @@ def test_no_line_names_a_team_twice():
 
 def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
     quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
-    assert quiet == "game over after 9 plies · to move o · returns x +0, o +0\n"
+    assert quiet == "game over after 9 plies · returns x +0, o +0\n"
     summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
     assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
 

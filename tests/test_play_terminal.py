@@ -111,7 +111,8 @@ def test_a_colour_terminal_shows_pieces_in_their_team_colours(tmp_path, game, te
     assert board and all(any(colour in line for line in board) for colour in colours), screen[-2000:]
 
 
-def test_no_color_or_no_terminal_prints_plain_text(tmp_path):
+def test_no_color_or_no_terminal_prints_plain_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                         # quitting saves tictactoe-3.log here
     screen = play_in_terminal(["play", "tictactoe", "--human", "o", "--seed", 3], ["q"], tmp_path,
                               env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": "1"})
     assert "2 : X :" in ANSI.sub("", screen) and not COLOUR.search(screen)

@@ -318,8 +318,9 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
             canvas[row][left:right + 1] = MARK * (right - left + 1)
         for row in range(top + 1, bottom):
             canvas[row][left] = canvas[row][right] = MARK
+    halfway = None
     if layout.halfway is not None:
-        row = int((layout.height - layout.halfway) * ZONE_HEIGHT)
+        row = halfway = int((layout.height - layout.halfway) * ZONE_HEIGHT)
         canvas[row] = ["=" if c in " -" + SHADE_MARKS else c for c in canvas[row]]
         if layout.circle is not None:
             x, _, radius = layout.circle
@@ -332,9 +333,9 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
         left, right, top, bottom = frames[name]
         marks = "".join(symbol for symbol, _, space in markers if space == index)
         head = [(name, None)] + ([(marks, None)] if marks else [])
-        for offset, segments in enumerate(_zone_text(head, lists.get(index, []), right - left - 1,
-                                                     bottom - top - 1)):
-            row, column = top + 1 + offset, left + 1
+        rows = [row for row in range(top + 1, bottom) if row != halfway]   # the halfway line stays whole
+        for row, segments in zip(rows, _zone_text(head, lists.get(index, []), right - left - 1, len(rows))):
+            column = left + 1
             for text, owner in segments:
                 if owner is not None and spans is not None:
                     spans.append((len(above) + row, 3 + column, 3 + column + len(text), owner))

@@ -2,9 +2,12 @@
 
 :func:`play_in_terminal` starts the command under :mod:`pexpect` (a real pseudo-terminal: the
 secret choice's no-echo prompt, rich's terminal detection and colours are those a person meets),
-types one answer at each prompt and returns everything the screen showed. :func:`english_only`
-is the test of "no English line" under ``--lang``: the words of the English texts (the
-terminal's and the game's, and the spec's names) that no text of the language uses.
+types one answer at each prompt and returns everything the screen showed; :func:`play_by_screen`
+plays as a person who reads the screen (:func:`screen_choice`), and :func:`zone_lists` reads
+back what a zone board says stands in each zone (:func:`expected_lists`: what the rule tables
+say). :func:`english_only` is the test of "no English line" under ``--lang``: the words of the
+English texts (the terminal's and the game's, and the spec's names) that no text of the
+language uses.
 """
 
 from __future__ import annotations
@@ -26,15 +29,23 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 NEUTRAL = re.compile(r"--[\w-]+|\S+\.log\b|\b\w+=\S+")   # flags, save files, -O name=value
 
 
+def spawn(args, cwd, env: dict | None, timeout: int):
+    """``python -m rulecraft <args>`` started in a pseudo-terminal of 50 × 250 characters in
+    ``cwd`` (a :class:`pexpect.spawn`), with ``env`` over this environment (a None value unsets
+    a variable)."""
+    import pexpect
+    environment = {**os.environ, "COLUMNS": "250", **(env or {})}
+    environment = {key: value for key, value in environment.items() if value is not None}
+    return pexpect.spawn(sys.executable, ["-m", "rulecraft", *map(str, args)], cwd=str(cwd),
+                         encoding="utf-8", timeout=timeout, dimensions=(50, 250), env=environment)
+
+
 def play_in_terminal(args, answers, cwd, *, env=None, timeout: int = 120) -> str:
     """Run ``python -m rulecraft <args>`` in a pseudo-terminal of 250 columns in ``cwd``, type
     each of ``answers`` at a prompt (a line ending ``)> ``) and return the screen's text (ANSI
     codes kept: see :data:`ANSI`), once the command ends. Fails when it does not end in time."""
     import pexpect
-    environment = {**os.environ, "COLUMNS": "250", **(env or {})}
-    environment = {key: value for key, value in environment.items() if value is not None}
-    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", *map(str, args)], cwd=str(cwd),
-                          encoding="utf-8", timeout=timeout, dimensions=(50, 250), env=environment)
+    child = spawn(args, cwd, env, timeout)
     shown = []
     for answer in answers:
         if child.expect([PROMPT, pexpect.EOF]) == 1:
@@ -130,9 +141,7 @@ def play_by_screen(args, cwd, seed: int, *, quit_at: int | None = None, timeout:
     answer first), then what followed the last answer up to the end. Fails when the command
     does not end with exit status 0 or a prompt does not come within ``timeout`` seconds."""
     import pexpect
-    environment = {**os.environ, "COLUMNS": "250"}
-    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", *map(str, args)], cwd=str(cwd),
-                          encoding="utf-8", timeout=timeout, dimensions=(50, 250), env=environment)
+    child = spawn(args, cwd, None, timeout)
     chunks = []
     while child.expect([PROMPT, pexpect.EOF]) == 0:
         chunks.append((child.before + child.after).replace("\r\n", "\n"))

@@ -509,7 +509,7 @@ def _zone_text(head: list, teams: list, width: int, rows: int) -> list[list[tupl
         left = sum(_run_size(token) for k, token in flat[shown:] if k)     # the team's initial is no piece
         while last and last[-1][1] is None and not last[-1][0].strip():
             last = last[:-1]
-        if sum(len(text) for text, _ in last) + len(f" +{left}") <= width or not last:
-            break
+        if sum(len(text) for text, _ in last) + len(f" +{left}") <= width or not last or last[-1][1] is None:
+            break                                # (the head stays: the zone's name and markers)
         last = last[:-1]
     return lines[:-1] + [last + [(f" +{left}", None)]]

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from hypothesis import given, settings, strategies as st
+
 from helpers import FIXTURES, load_game
 from rulecraft.compiler import find_game
 from rulecraft.play import decision_screen
@@ -125,3 +127,25 @@ def test_a_zone_too_small_for_its_pieces_says_how_many_more():
     assert texts == ["C1 H G 1 3 5", " 7 9 A G +5"], texts      # five away pieces left out: 2 4 6 8 10
     roomy = ["".join(text for text, _ in line) for line in _zone_text([("C1", None)], teams, 16, 4)]
     assert roomy == ["C1", "H G 1 3 5 7 9", "A G 2 4 6 8 10"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 12), min_size=1, max_size=11, unique=True), min_size=1, max_size=3),
+       st.integers(10, 24), st.integers(1, 5), st.booleans())
+def test_a_zone_shows_its_pieces_in_order_within_its_box_or_counts_the_rest(teams, width, rows, marker):
+    from rulecraft.runtime.render import _run_size, _runs, _zone_text
+    listed = [(team, ["HAB"[team], *_runs(sorted(numbers))]) for team, numbers in enumerate(teams)]
+    head = [("C3", None)] + ([("●", None)] if marker else [])
+    lines = _zone_text(head, listed, width, rows)
+    texts = ["".join(text for text, _ in line) for line in lines]
+    assert 1 <= len(lines) <= rows and all(len(text) <= width for text in texts), texts
+    shown = [text for line in lines for text, owner in line if owner is not None]
+    flat = [token for _, tokens in listed for token in tokens]
+    assert shown == flat[:len(shown)], (shown, flat)                    # in order, none skipped
+    left = sum(_run_size(token) for k, token in
+               [(k, token) for _, tokens in listed for k, token in enumerate(tokens)][len(shown):] if k)
+    more = [text for text, owner in lines[-1] if owner is None and text.startswith(" +")]
+    if len(shown) == len(flat):
+        assert not more
+    else:
+        assert more == [f" +{left}"] and left > 0, (texts, left)

@@ -40,7 +40,8 @@ def test_the_status_line_keeps_to_possession_half_minute_score_and_whose_decisio
 
 
 @pytest.mark.parametrize("game, team", [("tictactoe", "o"), ("ball", "DEF"), ("pig", "second")])
-def test_the_field_a_phase_is_decided_by_is_shown_once_as_to_play(game, team):
+def test_the_field_a_phase_is_decided_by_is_shown_once_as_to_play(game, team, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                         # quitting saves GAME-1.log here
     screen = play(game, "--human", team, "--seed", 1, input="state\nq\n").output
     status = [line for line in screen.splitlines() if " · to play: " in line]
     assert status and not [line for line in status if "to move" in line], status

@@ -366,7 +366,7 @@ class _Module:
                     name(run) if run else const(None), name(f"actor_{suffix}") if choice or node.actor is not None else const(None),
                     name(f"legal_{suffix}") if choice else const(None),
                     literal(tuple(a.index for a in node.actions)), const(node.die), const(node.target),
-                    const(node.owner_action is not None), const(node.skip))
+                    const(node.owner_action is not None), const(node.skip), **_decider(node))
 
     def action_def(self, action: ir.ActionIR) -> ast.Call:
         params = ast.Tuple([call("ParamDef", const(p.name), const(_type_word(p.type)), const(p.size),
@@ -374,6 +374,15 @@ class _Module:
         return call("ActionDef", const(action.name), const(action.rule), const(action.base), params,
                     const(action.notation), name(f"gen_{action.name}"), name(f"why_not_{action.name}"),
                     name(f"do_{action.name}"), const(action.subflow))
+
+
+def _decider(node: ir.NodeIR) -> dict:
+    """``{"by": const(name)}`` for a choice whose ``by:`` is a bare game field (``to_move``),
+    else ``{}`` (a team, a field of an entity, a formula)."""
+    actor = node.actor
+    if node.kind == "choose" and isinstance(actor, ir.Slot) and actor.index is None:
+        return {"by": const(actor.field.name)}
+    return {}
 
 
 def _frame_bounds(game: ir.GameIR, slot: ir.FieldIR) -> tuple:

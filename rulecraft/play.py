@@ -116,10 +116,11 @@ def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
 
 
 def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> str:
-    """The one line of a finished match: the plies, its brief visible fields (the score) and,
-    with ``returns``, every team's return (left out where the narrated end event gave them)."""
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, None, "", narrator.word)
-              if brief]
+    """The one line of a finished match: the plies, its brief visible fields (the score; not a
+    field a choice's ``by:`` names, whose decision it would be) and, with ``returns``, every
+    team's return (left out where the narrated end event gave them)."""
+    fields = [f"{name} {value}" for name, value, brief
+              in visible_fields(state, None, "", narrator.word, deciders=False) if brief]
     parts = [say(language, "game_over", plies=state.ply), *fields]
     if returns:
         shown = ", ".join(f"{narrator.word(team)} {value:+g}"
@@ -151,12 +152,17 @@ def summary_lines(match: Match, language: str, narrator: Narrator | None = None)
 
 def recap(match: Match, narrator: Narrator, console: Console, language: str, last: int = 5) -> None:
     """Print where a resumed match stands: "resumed at ply N" and its ``last`` steps, each as
-    the play-by-play writes it (in its language, a team named once; a secret choice as the
+    the play-by-play writes it (in its language, a team named once; a roll as its ``roll``
+    event, naming whose roll it was: :meth:`Match.events_of` recomputes it from the rules, so
+    the log's format is unchanged and old logs recap the same way; a secret choice as the
     ``secret`` message: never what it was)."""
     console.print(say(language, "resumed", ply=match.state.ply), highlight=False, markup=False)
-    for step in match.steps[-last:]:
-        if step.actor == CHANCE:
-            line = say(language, "rolled", value=step.notation)
+    start = max(0, len(match.steps) - last)
+    for index, step in enumerate(match.steps[start:], start):
+        if step.actor == CHANCE:                 # the play-by-play's roll line: whose roll it was
+            rolls = [event for event in match.events_of(index) if event[0] == "roll"]
+            line = (narrator.line(rolls[0]) or "").strip() if rolls else ""
+            line = line or say(language, "rolled", value=step.notation)
         elif step.secret is not None and step.secret.opened is None:
             line = narrator.line(("action", "", {"team": step.actor, "secret": True}))
         else:                                # as the play-by-play wrote it: the team named once
@@ -176,11 +182,12 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
     :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is, all in the words
-    of ``narrator``."""
+    of ``narrator``. A field a choice's ``by:`` names (``to_move``) is not among the fields:
+    it is whose decision it is, shown once as "to play"."""
     phase, _ = state.phase()
     who = narrator.word(state.game.rules.teams[state.current_player()])
-    fields = [f"{name} {value}" for name, value, brief in visible_fields(state, team, "", narrator.word)
-              if brief]
+    fields = [f"{name} {value}" for name, value, brief
+              in visible_fields(state, team, "", narrator.word, deciders=False) if brief]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 

@@ -157,6 +157,14 @@ class Match:
         """What ``bot`` chooses now, from the match seed and the current ply."""
         return bot.choose(self.state, bot_rng(self.seed, self.state.ply))
 
+    def events_of(self, index: int) -> list:
+        """The events step ``index`` (of :attr:`steps`) produced, recomputed by applying it
+        again to a copy of the state before it: what the play-by-play said then (whose roll a
+        die was, from the rules), which the log need not record. IndexError for no such step."""
+        events: list = []
+        self._snapshots[index].clone().apply(self.steps[index].action, events)
+        return events
+
     def undo(self, team: int) -> bool:
         """Go back to just before ``team``'s last decision; False when it has made none."""
         for index in range(len(self.steps) - 1, -1, -1):

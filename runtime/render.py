@@ -3,7 +3,9 @@
 The board is drawn from its layout (:func:`rulecraft.layout.board_layout`), the one the site's
 SVG uses: a grid prints as a matrix (rows top to bottom from the highest row, so the first
 team's end is at the bottom), a board of zones as boxes on a character canvas, each with its
-name and the pieces on it counted by team (``H3 A2``); a board without geometry lists each space
+name and the pieces on it by team and number (``H G 1-3 7`` / ``A 2 9``: a team's initial, a
+kind other than the team's main one by its initial, a run of three numbers or more as
+``first-last``); a board without geometry lists each space
 with what stands on it. Empty spaces show their shade (:data:`SHADE_MARKS`); the goals print as
 ``#`` beyond both ends, the halfway line as ``=`` (``-`` through a grid's middle row), the
 centre circle as ``(O)``, the bands as their numbers in the margin, the areas marked as boxes
@@ -14,12 +16,16 @@ team's initial and kind; spaces without pieces show per-space fields (e.g. a mar
 
 from __future__ import annotations
 
+import textwrap
+
 from rulecraft.layout import board_layout, lines_across
 
 SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
 MARK = "*"              # the frame of an area marked as a box
 ACROSS = "~"            # a line across the pitch that moves with the game (board: drawing: across:)
-ZONE_WIDTH, ZONE_HEIGHT = 13, 2     # characters a cell of a zone board takes across and down
+ZONE_WIDTH, ZONE_HEIGHT = 17, 3     # characters a cell of a zone board takes across and down:
+                                    # room for a zone's name and each team's pieces by number
+BOARD_COLUMNS = 100     # a zone board and the labels beside it keep within this many characters
 MARKERS = "●◆▲■"        # a zone where a shown game field of type space points (the ball), by field
 
 
@@ -98,7 +104,7 @@ def board_lines(state, team: int | None = None, word=None, spans: list | None = 
     """The board alone as lines of text, as ``team`` sees it (None: everything).
 
     With ``spans`` (a list), every stretch of text that stands for a team's piece or mark on a
-    grid, or a team's count on a zone, is appended to it as ``(line, start, end, team)``: the
+    grid, or a team's initial and pieces on a zone, is appended to it as ``(line, start, end, team)``: the
     terminal colours them in the team's colour (:data:`rulecraft.layout.TEAM_COLOURS`).
 
     A board of spaces without geometry is a list, one line per space that holds pieces or a
@@ -133,22 +139,25 @@ def _words(name: str) -> str:
 
 
 def visible_fields(state, team: int | None, hidden: str,
-                   word=None) -> list[tuple[str, str, bool]]:
+                   word=None, deciders: bool = True) -> list[tuple[str, str, bool]]:
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
     (not of a piece or a space) that ``team`` sees whole, unless the spec shows it only in full
     views (``show: state``). ``word`` (a spec name to the words
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
-    team names and named values; without it they read as in the spec."""
+    team names and named values; without it they read as in the spec. With ``deciders`` false,
+    the fields a choice's ``by:`` names (:attr:`FlowNode.by`, the classic ``to_move``) are left
+    out: they say whose decision it is, which a status line shows once ("to play")."""
     word = word or str
     game = state.game
     rules = game.rules
+    skip = set() if deciders else {node.by for node in rules.nodes if node.by}
     seen = state.s if team is None else state.observation(team)
     secret = {i for i, (true, known) in enumerate(zip(state.s, seen)) if true != known}
     result = []
     for f in rules.fields:
-        if f.name == "at" or not f.show:
+        if f.name == "at" or not f.show or f.name in skip:
             continue
         labels = {"team": [word(t) for t in rules.teams], "space": rules.spaces,
                   "piece": rules.piece_labels}.get(f.of)
@@ -276,11 +285,14 @@ def _zone_markers(state, team) -> list[tuple[str, str, int]]:
 
 
 def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) -> list[str]:
-    """A board of zones as boxes on a character canvas: each zone's name and its pieces counted
-    by team, the shades, the marked areas, the goals, the halfway line, the centre circle and the
-    band numbers; a zone a game field of type space points at (the ball) carries its marker
-    (:data:`MARKERS`), named in a legend line under the board (``● ball``, the field's name in
-    ``word``)."""
+    """A board of zones as boxes on a character canvas: each zone's name and, a line for each
+    team, its pieces by number (:func:`_zone_pieces`, :func:`_zone_text`), the shades, the
+    marked areas, the goals, the halfway line, the centre circle, the band numbers and the lines
+    across the pitch (labelled beside the board, wrapped to keep within :data:`BOARD_COLUMNS`);
+    a zone a game field of type space points at (the ball) carries its marker
+    (:data:`MARKERS`). A legend line under the board names the markers and the kinds marked by
+    their initial (``● ball   G goalkeeper``, in ``word``'s language). ``spans`` gets each
+    team's tokens (see :func:`board_lines`)."""
     rules = state.game.rules
     markers = _zone_markers(state, team)
     across, down = int(layout.width) * ZONE_WIDTH + 1, int(layout.height) * ZONE_HEIGHT + 1
@@ -306,38 +318,52 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
             canvas[row][left:right + 1] = MARK * (right - left + 1)
         for row in range(top + 1, bottom):
             canvas[row][left] = canvas[row][right] = MARK
+    halfway = None
     if layout.halfway is not None:
-        row = int((layout.height - layout.halfway) * ZONE_HEIGHT)
+        row = halfway = int((layout.height - layout.halfway) * ZONE_HEIGHT)
         canvas[row] = ["=" if c in " -" + SHADE_MARKS else c for c in canvas[row]]
         if layout.circle is not None:
             x, _, radius = layout.circle
             centre, reach = int(x * ZONE_WIDTH), max(2, round(radius * ZONE_WIDTH))
             canvas[row][centre - reach], canvas[row][centre], canvas[row][centre + reach] = "(", "O", ")"
     above = _goal_lines(layout, 1, ZONE_WIDTH, "   ")
+    lists, kinds = _zone_pieces(state)
+    written: dict = {}                      # row: the columns a zone's text takes (a line across keeps them)
     for index, name in enumerate(rules.spaces):
-        left, right, top, _ = frames[name]
-        tokens = _count_tokens(state, index)
+        left, right, top, bottom = frames[name]
         marks = "".join(symbol for symbol, _, space in markers if space == index)
-        label = " ".join([name, *(token for _, token in tokens), marks]).rstrip()[:right - left - 1]
-        canvas[top + 1][left + 1:left + 1 + len(label)] = label
-        if spans is not None:
-            start = 3 + left + 1 + len(name) + 1
-            for owner, token in tokens:
-                end = min(start + len(token), 3 + left + 1 + len(label))
-                if end > start:
-                    spans.append((len(above) + top + 1, start, end, owner))
-                start += len(token) + 1
+        head = [(name, None)] + ([(marks, None)] if marks else [])
+        rows = [row for row in range(top + 1, bottom) if row != halfway]   # the halfway line stays whole
+        for row, segments in zip(rows, _zone_text(head, lists.get(index, []), right - left - 1, len(rows))):
+            column = left + 1
+            for text, owner in segments:
+                if owner is not None and spans is not None:
+                    spans.append((len(above) + row, 3 + column, 3 + column + len(text), owner))
+                canvas[row][column:column + len(text)] = text
+                column += len(text)
+            canvas[row][column:right] = " " * (right - column)     # no shade beside a text, to keep it legible
+            written.setdefault(row, set()).update(range(left + 1, column + 1))
     bands = set(layout.bands) and range(1, int(layout.height) + 1)
     across = {int((layout.height - y) * ZONE_HEIGHT): label for y, label in _across(state, layout, word or _words).items()}
+    room = BOARD_COLUMNS - 3 - len(canvas[0]) - 2         # for a label beside the board
+    beside: dict = {}
+    for row, label in sorted(across.items()):                # a long label goes on over the rows below
+        for offset, part in enumerate(textwrap.wrap(label, max(room, 12))[:ZONE_HEIGHT]):
+            beside.setdefault(row + offset, part)
     lines = []
     for row, chars in enumerate(canvas):
         band = int(layout.height) - row // ZONE_HEIGHT
         number = f"{band:>2} " if bands and row % ZONE_HEIGHT == 1 else "   "
         if row in across:
-            chars = [ACROSS if c in " -" + SHADE_MARKS else c for c in chars]
-            chars.append("  " + across[row])
+            chars = [ACROSS if c in " -" + SHADE_MARKS and x not in written.get(row, ()) else c
+                     for x, c in enumerate(chars)]
+        if row in beside:
+            chars = chars + ["  " + beside[row]]
         lines.append(number + "".join(chars).rstrip())
-    legend = ["   " + "   ".join(f"{symbol} {(word or _words)(field)}" for symbol, field, _ in markers)] if markers else []
+    word = word or _words
+    initials = _kind_initials(rules)
+    keys = [(symbol, field) for symbol, field, _ in markers] + [(initials[kind], kind) for kind in kinds]
+    legend = ["   " + "   ".join(f"{symbol} {word(name)}" for symbol, name in keys)] if keys else []
     return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ") + legend
 
 
@@ -354,18 +380,136 @@ def _across(state, layout, word) -> dict:
     return labels
 
 
-def _short_counts(state, space: int) -> str:
-    """'H3 A2': the pieces on ``space`` counted by team, each team by its initial."""
-    return " ".join(token for _, token in _count_tokens(state, space))
-
-
-def _count_tokens(state, space: int) -> list[tuple[int, str]]:
-    """``[(team, 'H3'), ...]``: each team with pieces on ``space`` and its count token."""
+def _zone_pieces(state) -> tuple[dict, list]:
+    """``({space: [(team, [token, ...]), ...]}, kinds)``: the pieces on each space of a zone board, by
+    team in the spec's order, each team's tokens its initial (``H``) and then its pieces, those of
+    a kind other than the team's most numerous one first by the kind's initial (``G``, ``G2``:
+    see :func:`_kind_initials`), then the numbered ones in order, a run of three or more as
+    ``first-last`` (``H G 1-3 7``); ``kinds`` are those marked by their initial, in the spec's
+    order (for the legend). Pieces off the board (``none``) are in no list."""
     rules = state.game.rules
     at = state.game.field("at")
-    counts = [0] * len(rules.teams)
+    initials = _kind_initials(rules)
+    main = {}
+    for team in range(len(rules.teams)):
+        kinds = [_piece_kind(rules, p) for p in range(at.size) if rules.piece_team[p] == team]
+        main[team] = max(kinds, key=kinds.count) if kinds else None
+    found: dict = {}
     for p in range(at.size):
-        if state.s[at.base + p] == space:
-            counts[rules.piece_team[p]] += 1
-    return [(t, f"{rules.teams[t][:1].upper()}{n}") for t, n in enumerate(counts) if n]
+        space = state.s[at.base + p]
+        if space >= 0:
+            found.setdefault(space, {}).setdefault(rules.piece_team[p], []).append(p)
+    lists, kinds = {}, set()
+    for space, teams in found.items():
+        lists[space] = []
+        for team in sorted(teams):
+            marked, numbers, others = [], [], []
+            for p in teams[team]:
+                kind, number = _piece_kind(rules, p), _piece_number(rules, p)
+                if kind is not None and (kind != main[team] or number is None):
+                    marked.append(initials[kind] + ("" if number is None else str(number)))
+                    kinds.add(kind)
+                elif number is not None:
+                    numbers.append(number)
+                else:
+                    others.append(_piece_rest(rules, p))
+            tokens = [rules.teams[team][:1].upper(), *sorted(marked), *_runs(sorted(numbers)), *others]
+            lists[space].append((team, tokens))
+    return lists, [kind for kind in rules.kinds if kind in kinds]
 
+
+def _piece_rest(rules, piece: int) -> str:
+    """A piece's label without its team's name: ``outfield 3``, ``goalkeeper``, ``X5``, ``2``."""
+    label = rules.piece_labels[piece]
+    team = rules.teams[rules.piece_team[piece]]
+    return label[len(team) + 1:] if label.startswith(team + " ") else label
+
+
+def _piece_kind(rules, piece: int) -> str | None:
+    """The kind a piece's label names in words (``outfield``), None for a kind written as its
+    symbol (``X5``) or a piece of no kind."""
+    first = _piece_rest(rules, piece).split(" ")[0]
+    return first if first in rules.kinds else None
+
+
+def _piece_number(rules, piece: int) -> int | None:
+    """The number that ends a piece's label (``outfield 3``: 3), None without one."""
+    last = _piece_rest(rules, piece).split(" ")[-1]
+    return int(last) if last.isdigit() else None
+
+
+def _kind_initials(rules) -> dict:
+    """Each kind's initial as a zone board marks it (``goalkeeper``: ``G``), upper case, with
+    the kind's next letter added (``Go``) when two kinds share an initial."""
+    initials = {}
+    for kind in rules.kinds:
+        mark = kind[:1].upper()
+        if mark in initials.values():
+            mark = kind[:2].capitalize()
+        initials[kind] = mark
+    return initials
+
+
+def _runs(numbers: list[int]) -> list[str]:
+    """Sorted numbers as tokens, a run of three or more consecutive ones as ``first-last``
+    (``[1, 2, 3, 7]``: ``["1-3", "7"]``)."""
+    tokens, i = [], 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        if j - i >= 2:
+            tokens.append(f"{numbers[i]}-{numbers[j]}")
+            i = j + 1
+        else:
+            tokens.append(str(numbers[i]))
+            i += 1
+    return tokens
+
+
+def _run_size(token: str) -> int:
+    """How many pieces a token of :func:`_runs` stands for (``1-3``: 3; ``7`` or ``G``: 1)."""
+    low, _, high = token.partition("-")
+    return int(high) - int(low) + 1 if high.isdigit() and low.isdigit() else 1
+
+
+def _zone_text(head: list, teams: list, width: int, rows: int) -> list[list[tuple[str, int | None]]]:
+    """The lines written in a zone's box, ``width`` characters and at most ``rows`` lines, each a
+    list of ``(text, team or None)`` segments: the ``head`` (the name and markers) on the first
+    line, then each team's tokens on lines of their own (wrapped, the continuation indented);
+    when that takes too many lines, everything flows on from the head; when even that does not
+    fit, the last line ends with ``+N``, the number of pieces left out."""
+    def flow(groups: list, own_lines: bool) -> list:
+        lines, current, used = [], [], 0
+        for group in groups:
+            if own_lines and current:
+                lines.append(current)
+                current, used = [], 0
+            for k, (text, owner) in enumerate(group):
+                gap = 1 if current else 0
+                if current and used + gap + len(text) > width:
+                    lines.append(current)
+                    current, used, gap = [(" ", None)] if k else [], 1 if k else 0, 0
+                if gap:
+                    current.append((" ", None))
+                current.append((text[:width], owner))
+                used += gap + len(text[:width])
+        return lines + ([current] if current else [])
+
+    groups = [head] + [[(token, team) for token in tokens] for team, tokens in teams]
+    for own_lines in (True, False):
+        lines = flow(groups, own_lines)
+        if len(lines) <= rows:
+            return lines
+    lines = lines[:rows]
+    flat = [(k, token) for _, tokens in teams for k, token in enumerate(tokens)]
+    last = lines[-1]
+    while True:
+        shown = sum(1 for line in lines[:-1] + [last] for _, owner in line if owner is not None)
+        left = sum(_run_size(token) for k, token in flat[shown:] if k)     # the team's initial is no piece
+        while last and last[-1][1] is None and not last[-1][0].strip():
+            last = last[:-1]
+        if sum(len(text) for text, _ in last) + len(f" +{left}") <= width or not last or last[-1][1] is None:
+            break                                # (the head stays: the zone's name and markers)
+        last = last[:-1]
+    return lines[:-1] + [last + [(f" +{left}", None)]]

@@ -109,7 +109,9 @@ class FlowNode:
     chance node) or ``after`` (repeat the choice at ``target`` while ``run(s)`` holds). ``next`` is
     the following node, or :data:`RETURN`. ``in_action`` marks the steps of an action's ``then:``;
     their ``phase`` is the action's name. When ``guard`` is false the flow goes to ``skip`` instead
-    (past a repeated choice, or past a whole guarded phase).
+    (past a repeated choice, or past a whole guarded phase). ``by`` is the name of the game field
+    a choice's ``by:`` is (``by: to_move``), None when ``by:`` is a team or another formula: that
+    field says whose decision it is, which the terminal shows once, as "to play".
     """
 
     index: int
@@ -126,6 +128,7 @@ class FlowNode:
     target: int | None
     in_action: bool
     skip: int
+    by: str | None = None      # the game field of type team a choice's ``by:`` names, when it names one
 
 
 @dataclass(frozen=True)

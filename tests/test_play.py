@@ -26,7 +26,7 @@ def test_a_status_line_replaces_the_state_dump(tmp_path, monkeypatch):
     status = [line for line in screen.splitlines() if "to play: home" in line]
     assert status, screen
     assert status[0].split(" · ")[2:] == ["half 1", "minute 1", "goals home 0, away 0", "to play: home"]
-    assert "|C3 ●: : : : |" in screen and "\n   ● ball\n" in screen       # the ball on the board
+    assert "|C3 ●            |" in screen and "\n   ● ball\n" in screen       # the ball on the board
     assert "defenders" not in screen and "=-1" not in screen        # no dump, no raw hidden value
 
 
@@ -37,6 +37,15 @@ def test_the_status_line_keeps_to_possession_half_minute_score_and_whose_decisio
     assert [part.split(" ")[0] for part in status.split(" · ")[2:]] == ["possession", "half", "minute",
                                                                        "goals", "to"], status
     assert "\n   ● ball\n" in screen                        # the ball drawn on the board instead
+
+
+@pytest.mark.parametrize("game, team", [("tictactoe", "o"), ("ball", "DEF"), ("pig", "second")])
+def test_the_field_a_phase_is_decided_by_is_shown_once_as_to_play(game, team, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                         # quitting saves GAME-1.log here
+    screen = play(game, "--human", team, "--seed", 1, input="state\nq\n").output
+    status = [line for line in screen.splitlines() if " · to play: " in line]
+    assert status and not [line for line in status if "to move" in line], status
+    assert re.search(r"(^|> )to move: \w+$", screen, re.M)          # the state command still lists it
 
 
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):
@@ -193,6 +202,23 @@ def test_the_recap_names_each_team_once_as_the_play_by_play_does(tmp_path):
                 if line.startswith(f"{team}: ") and f" {team} " in line], recap
 
 
+def test_the_recap_names_whose_roll_it_was(tmp_path):
+    path = tmp_path / "m.log"
+    play("pig", "--human", "first", "--seed", 4, "--log", path, input="roll\nroll\nhold\nq\n")
+    screen = play("pig", "--resume", path, "--human", "first", input="q\n").output
+    recap = screen.split("the last moves:\n", 1)[1].splitlines()[:5]
+    assert recap == ["second: roll", "second rolls 3", "second: roll", "second rolls 5", "second: hold"]
+
+
+def test_the_recap_names_the_roller_in_finnish(tmp_path):
+    pytest.importorskip("babel")
+    path = tmp_path / "m.log"
+    play("taktinen", "--human", "home", "--seed", 7, "--log", path, input="1\nq\n")
+    screen = play("taktinen", "--resume", path, "--human", "home", "--lang", "fi", input="q\n").output
+    recap = screen.split("viimeiset siirrot:\n", 1)[1].splitlines()[:4]
+    assert recap[2:] == ["kotijoukkueen nopanheitto: 5", "vierasjoukkueen nopanheitto: 4"], recap
+
+
 def test_resume_refuses_a_conflicting_seed_and_accepts_the_same(tmp_path):
     path = tmp_path / "m.log"
     play("tictactoe", "--human", "x", "--seed", 1, "--log", path, input="1\nq\n")
@@ -247,7 +273,7 @@ def test_no_line_names_a_team_twice():
 
 def test_quiet_prints_the_end_line_only_and_summary_counts_actions():
     quiet = play("tictactoe", "--seed", 7, "--quiet", input="").output
-    assert quiet == "game over after 9 plies · to move o · returns x +0, o +0\n"
+    assert quiet == "game over after 9 plies · returns x +0, o +0\n"
     summed = play("tictactoe", "--seed", 7, "--quiet", "--summary", input="").output.splitlines()
     assert summed[1:] == ["9 plies, 0 of them dice rolls; actions by team:", "  x: place 5", "  o: place 4"]
 

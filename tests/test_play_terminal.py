@@ -1,4 +1,6 @@
-"""``rulecraft play`` in a pseudo-terminal, as a person meets it: no English line under
+"""``rulecraft play`` in a pseudo-terminal, as a person meets it: a whole taktinen match against
+the greedy bot played from what the screen shows, quit without ``--log`` and resumed exactly; no
+English line under
 ``--lang fi`` (every line from a Finnish text, or language-neutral tokens only), ``--no-hints``
 (no options listed, notations typed, refusals naming the rule, the same log), and colour only
 where the terminal takes it (plain text under ``NO_COLOR`` or when not a terminal)."""
@@ -10,7 +12,7 @@ import re
 import pytest
 
 from helpers import invoke, load_game
-from terminal import ANSI, english_lines, english_only, play_in_terminal
+from terminal import ANSI, english_lines, english_only, expected_lists, play_by_screen, play_in_terminal, zone_lists
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -109,9 +111,76 @@ def test_a_colour_terminal_shows_pieces_in_their_team_colours(tmp_path, game, te
     assert board and all(any(colour in line for line in board) for colour in colours), screen[-2000:]
 
 
-def test_no_color_or_no_terminal_prints_plain_text(tmp_path):
+def test_no_color_or_no_terminal_prints_plain_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                         # quitting saves tictactoe-3.log here
     screen = play_in_terminal(["play", "tictactoe", "--human", "o", "--seed", 3], ["q"], tmp_path,
                               env={"COLORTERM": "truecolor", "TERM": "xterm-256color", "NO_COLOR": "1"})
     assert "2 : X :" in ANSI.sub("", screen) and not COLOUR.search(screen)
     piped = invoke("play", "tictactoe", "--human", "o", "--seed", 3, input="q\n").output
     assert "2 : X :" in piped and "\x1b[" not in piped
+
+
+# ---------- a whole match from the screen, quit and resumed ----------
+GOALS = re.compile(r"^ *#+$", re.M)
+
+
+def board_of(chunk: str) -> list[str]:
+    """The board drawn in a screen's chunk (from its first goal line), as plain lines."""
+    plain = ANSI.sub("", chunk)
+    return plain[GOALS.search(plain).start():].splitlines()
+
+
+def states_by_ply(game, path) -> dict:
+    """The state before each ply of the match in the log at ``path``, by ply."""
+    from rulecraft.runtime.logs import replay
+    state, states = game.new_initial_state(), {}
+    for step in replay(game, str(path)).match.steps:
+        states[state.ply] = state.clone()
+        state.apply(step.action)
+    states[state.ply] = state
+    return states
+
+
+def whole_match_quit_and_resumed(tmp_path, options: list, quit_share: float):
+    """Play taktinen as home against the greedy bot from the screen alone (see
+    :func:`terminal.play_by_screen`) three times: through to the end (with a log, to check every
+    board against the true position), then quitting without ``--log`` at a share
+    ``quit_share`` of the prompts, then resuming the file that quitting saved. Checks that every
+    decision's board and the final one list each piece in its zone, and that the resumed
+    transcript equals the uninterrupted one from the decision where the person quit."""
+    args = ["play", "taktinen", "--human", "home", "--seed", 3, *options]
+    for folder in ("whole", "cut"):
+        (tmp_path / folder).mkdir()
+    whole = play_by_screen([*args, "--log", "whole.log"], tmp_path / "whole", 11)
+    game = load_game("taktinen", {k: int(v) for k, v in (o.split("=") for o in options[1::2])} or None)
+    states = states_by_ply(game, tmp_path / "whole" / "whole.log")
+    plies = [int(re.search(r" · ply (\d+) · ", ANSI.sub("", chunk)).group(1)) for chunk in whole[:-1]]
+    assert states[max(states)].is_terminal() and "game over after" in whole[-1]
+    for chunk, ply in zip(whole[:-1], plies):                       # the board before every decision
+        assert zone_lists(board_of(chunk), game.rules) == expected_lists(states[ply]), ply
+    assert zone_lists(board_of(whole[-1]), game.rules) == expected_lists(states[max(states)])
+    assert sum(map(len, expected_lists(states[max(states)]).values())) > 10
+
+    quit_at = int(len(whole) * quit_share)
+    cut = play_by_screen(args, tmp_path / "cut", 11, quit_at=quit_at)
+    assert cut[:quit_at + 1] == whole[:quit_at + 1] and len(cut) == quit_at + 2
+    saved = re.search(r"saved to (\S+); resume with --resume \1", ANSI.sub("", cut[-1])).group(1)
+    assert (tmp_path / "cut" / saved).is_file()
+    resumed = play_by_screen(["play", "taktinen", "--resume", saved, "--human", "home"], tmp_path / "cut", 11)
+    recap = ANSI.sub("", resumed[0]).split("\n")
+    assert recap[1] == f"resumed at ply {plies[quit_at]}; the last moves:", recap[:3]
+    first = resumed[0].split("\n", 7)[7]                             # after the header and the recap
+    assert GOALS.match(ANSI.sub("", first)) and whole[quit_at].endswith(first)
+    assert resumed[1:] == whole[quit_at + 1:]
+    return whole
+
+
+def test_a_short_match_played_from_the_screen_quits_and_resumes_identically(tmp_path):
+    whole = whole_match_quit_and_resumed(tmp_path, ["-O", "max_turns_per_half=10"], 0.5)
+    assert len(whole) > 100
+
+
+@pytest.mark.slow
+def test_a_full_match_played_from_the_screen_quits_and_resumes_identically(tmp_path):
+    whole = whole_match_quit_and_resumed(tmp_path, [], 0.6)
+    assert "half 2 · minute 9" in ANSI.sub("", whole[-1])

@@ -20,12 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from hypothesis import given, settings, strategies as st
+
 from helpers import FIXTURES, load_game
 from rulecraft.compiler import find_game
 from rulecraft.play import decision_screen
 from rulecraft.runtime.match import Match, seat_bots
 from rulecraft.runtime.narrate import Narrator
 from rulecraft.texts import messages
+from terminal import expected_lists, zone_lists
 
 SCREENS = Path(__file__).with_name("golden") / "screens"
 SEED = 1
@@ -75,3 +78,74 @@ def test_a_board_of_spaces_lists_every_space_with_its_seeds():
                          "south_store: seeds in 0", "         n1: seeds in 3", "         n2: seeds in 3",
                          "         n3: seeds in 3", "north_store: seeds in 0"]
     assert first[-3:] == ["    1. s1", "    2. s2", "    3. s3"]
+
+
+# ---------- a zone board lists each piece by number ----------
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_zone_board_lists_every_piece_in_its_zone_by_number(seed):
+    from rulecraft.runtime.render import board_lines
+    game = load_game("taktinen")
+    match = Match(game, seed)
+    bots = seat_bots(game, "random")
+    checked = 0
+    while not match.state.is_terminal() and match.state.ply < 400:
+        if match.state.ply % 7 == 0:
+            lines = board_lines(match.state)
+            assert zone_lists(lines, game.rules) == expected_lists(match.state), "\n".join(lines)
+            assert max(map(len, lines)) <= 100, "\n".join(lines)
+            checked += any(expected_lists(match.state).values())
+        match.advance(bots)
+    assert checked > 20
+
+
+def test_the_goalkeeper_is_marked_and_named_in_every_language():
+    pytest.importorskip("babel")
+    from rulecraft.runtime.render import board_lines
+    from rulecraft.site.narration import Narration
+    game = load_game("taktinen")
+    match = Match(game, 3)
+    bots = seat_bots(game, "random")
+    while match.state.ply < 200 or not any(line.count("~") > 20 for line in board_lines(match.state)):
+        match.advance(bots)
+    english = board_lines(match.state, None, Narrator(game, **messages(find_game("taktinen").parent)).word)
+    assert english[-1] == "   ● ball   ◆ target zone   G goalkeeper"
+    assert any(" H G" in line for line in english) or any("|H G" in line for line in english)
+    for language in ("fi", "de", "es", "it", "ru"):
+        narration = Narration.of_game(find_game("taktinen").parent, language, game)
+        lines = board_lines(match.state, None, narration.word)
+        assert lines[-1].endswith(f"G {narration.word('goalkeeper')}"), (language, lines[-1])
+        assert max(map(len, lines)) <= 100, (language, "\n".join(lines))
+        assert zone_lists(lines, game.rules) == expected_lists(match.state)
+
+
+def test_a_zone_too_small_for_its_pieces_says_how_many_more():
+    from rulecraft.runtime.render import _zone_text
+    teams = [(0, ["H", "G", "1", "3", "5", "7", "9"]), (1, ["A", "G", "2", "4", "6", "8", "10"])]
+    lines = _zone_text([("C1", None)], teams, 12, 2)
+    texts = ["".join(text for text, _ in line) for line in lines]
+    assert len(texts) == 2 and all(len(text) <= 12 for text in texts), texts
+    assert texts == ["C1 H G 1 3 5", " 7 9 A G +5"], texts      # five away pieces left out: 2 4 6 8 10
+    roomy = ["".join(text for text, _ in line) for line in _zone_text([("C1", None)], teams, 16, 4)]
+    assert roomy == ["C1", "H G 1 3 5 7 9", "A G 2 4 6 8 10"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 12), min_size=1, max_size=11, unique=True), min_size=1, max_size=3),
+       st.integers(10, 24), st.integers(1, 5), st.booleans())
+def test_a_zone_shows_its_pieces_in_order_within_its_box_or_counts_the_rest(teams, width, rows, marker):
+    from rulecraft.runtime.render import _run_size, _runs, _zone_text
+    listed = [(team, ["HAB"[team], *_runs(sorted(numbers))]) for team, numbers in enumerate(teams)]
+    head = [("C3", None)] + ([("●", None)] if marker else [])
+    lines = _zone_text(head, listed, width, rows)
+    texts = ["".join(text for text, _ in line) for line in lines]
+    assert 1 <= len(lines) <= rows and all(len(text) <= width for text in texts), texts
+    shown = [text for line in lines for text, owner in line if owner is not None]
+    flat = [token for _, tokens in listed for token in tokens]
+    assert shown == flat[:len(shown)], (shown, flat)                    # in order, none skipped
+    left = sum(_run_size(token) for k, token in
+               [(k, token) for _, tokens in listed for k, token in enumerate(tokens)][len(shown):] if k)
+    more = [text for text, owner in lines[-1] if owner is None and text.startswith(" +")]
+    if len(shown) == len(flat):
+        assert not more
+    else:
+        assert more == [f" +{left}"] and left > 0, (texts, left)

@@ -2,8 +2,12 @@
 the greedy bot played from what the screen shows, quit without ``--log`` and resumed exactly; no
 English line under
 ``--lang fi`` (every line from a Finnish text, or language-neutral tokens only), ``--no-hints``
-(no options listed, notations typed, refusals naming the rule, the same log), and colour only
-where the terminal takes it (plain text under ``NO_COLOR`` or when not a terminal)."""
+(no options listed, notations typed, refusals naming the rule, the same log), colour only
+where the terminal takes it (plain text under ``NO_COLOR`` or when not a terminal), and each
+thing the issue lists as a person meets it in a real terminal: the status line, a formation
+typed as 4-4-2, commands in any case and help, a refusal naming its rule, Ctrl-C saving, the
+resume recap and a conflicting seed refused, --quiet, --summary, dice lines naming the roller,
+--version and the games' titles."""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ import re
 import pytest
 
 from helpers import invoke, load_game
-from terminal import ANSI, english_lines, english_only, expected_lists, play_by_screen, play_in_terminal, zone_lists
+from terminal import (ANSI, PROMPT, english_lines, english_only, expected_lists, play_by_screen, play_in_terminal, spawn,
+                      zone_lists)
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -184,3 +189,52 @@ def test_a_short_match_played_from_the_screen_quits_and_resumes_identically(tmp_
 def test_a_full_match_played_from_the_screen_quits_and_resumes_identically(tmp_path):
     whole = whole_match_quit_and_resumed(tmp_path, [], 0.6)
     assert "half 2 · minute 9" in ANSI.sub("", whole[-1])
+
+
+# ---------- each thing a person meets, in a real terminal ----------
+TICTACTOE = ["play", "tictactoe", "--human", "x", "--seed", 1]
+TAKTINEN = ["play", "taktinen", "--human", "home", "--seed", 3]
+TAKTINEN_BOTS = ["play", "taktinen", "--seed", 7, "-O", "max_turns_per_half=10"]
+ITEMS = {
+    "status line": (TAKTINEN, ["q"], [r"· half 1 · minute \d+ · goals home 0, away 0 · to play: home$"]),
+    "4-4-2 typed": (TAKTINEN, ["4-4-2", "q"], [r"(^|  ) +\d+\. 4-4-2( |$)", r"^  home line up 4-4-2$"]),
+    "any case and help": (TICTACTOE, ["?", "Help", "BOARD", "Q"],
+                          [r"u or undo: take back your last decision(.|\n)*u or undo", r"saved to tictactoe-1\.log"]),
+    "a notation in another case": (TICTACTOE, ["c3", "q"], [r"^x: C3$"]),
+    "a refusal names its rule": (TICTACTOE + ["--human", "o"], ["A1", "A1", "q"],
+                                 [r"not now: 'A1' is forbidden by rule 1: the square is already marked"]),
+    "--quiet": (["play", "tictactoe", "--seed", 7, "--quiet"], [], [r"\Agame over after 9 plies · returns x \+0, o \+0\n\Z"]),
+    "--summary": (["play", "tictactoe", "--seed", 7, "--quiet", "--summary"], [],
+                  [r"^9 plies, 0 of them dice rolls; actions by team:$", r"^  x: place 5$"]),
+    "dice lines name the roller": (TAKTINEN_BOTS, [], [r"— Starting roll \(rule 3\.2\)\n +home rolls 5\n +away rolls 4"]),
+    "--version": (["--version"], [], [r"\Arulecraft \d+\.\d+\.\d+\n\Z"]),
+    "games with titles": (["games"], [], [r"^  taktinen +Taktinen jalkapallopeli \(home, away\)$"]),
+}
+
+
+@pytest.mark.parametrize("item", ITEMS)
+def test_what_a_person_meets_in_a_terminal(tmp_path, item):
+    args, answers, patterns = ITEMS[item]
+    screen = ANSI.sub("", play_in_terminal(args, answers, tmp_path))
+    for pattern in patterns:
+        assert re.search(pattern, screen, re.M), (item, pattern, screen[-1500:])
+
+
+def test_ctrl_c_in_a_terminal_saves_and_says_where(tmp_path):
+    child = spawn(TICTACTOE, tmp_path, None, 60)
+    child.expect(PROMPT)
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    assert "saved to tictactoe-1.log" in ANSI.sub("", child.before)
+    assert (tmp_path / "tictactoe-1.log").is_file()
+
+
+def test_resuming_in_a_terminal_recaps_and_refuses_a_conflicting_seed(tmp_path):
+    play_in_terminal(TICTACTOE + ["--log", "m.log"], ["1", "1", "q"], tmp_path)
+    resumed = ANSI.sub("", play_in_terminal(["play", "tictactoe", "--resume", "m.log", "--human", "x"], ["q"], tmp_path))
+    assert "resumed at ply 4; the last moves:\nx: A1\no: B2\nx: B1\no: C1\n" in resumed
+    child = spawn(["play", "tictactoe", "--resume", "m.log", "--seed", 2], tmp_path, None, 60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and "--seed 2 (the log's seed is 1): leave them out" in ANSI.sub("", child.before)
+    assert "Traceback" not in child.before

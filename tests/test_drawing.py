@@ -18,6 +18,7 @@ import pytest
 
 from rulecraft.compiler import load_rules
 from rulecraft.layout import board_layout, lines_across
+from rulecraft.limits import MAX_SHADES
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.render import ACROSS as ACROSS_MARK, ZONE_WIDTH, board_lines, render_text
 from rulecraft.site.board import across_segments, board_svg, space_boxes
@@ -310,3 +311,14 @@ def test_a_line_across_the_pitch_moves_with_the_game_in_both_outputs(tmp_path):
     x1, x2, y = first           # the SVG line spans the pitch at the top edge of row 5
     boxes = space_boxes(game.rules)
     assert (x1, x2) == (boxes["A5"].x, boxes["C5"].x + boxes["C5"].width) and y == boxes["B5"].y
+
+
+def test_every_shade_has_its_own_colour_on_both_kinds_of_board():
+    # shade: may give 0 to MAX_SHADES - 1; a shade without a colour of its own would look like 0
+    css = (REPO / "site" / "assets" / "player.css").read_text(encoding="utf-8")
+    for scope in (r"\.rc-space", r"\.rc-board-grid \.rc-space"):
+        base = re.search(rf"(?m)^{scope} \{{[^}}]*--rc-square: (#[0-9a-f]{{6}})", css).group(1)
+        tones = [re.search(rf"(?m)^{scope}\.rc-tone-{n} \{{\s*--rc-square: (#[0-9a-f]{{6}})", css)
+                 for n in range(1, MAX_SHADES)]
+        assert all(tones), scope
+        assert len({base, *(tone.group(1) for tone in tones)}) == MAX_SHADES, scope

@@ -214,6 +214,15 @@ def test_the_language_selector_lands_on_the_same_page_after_instant_navigation(p
     assert not page.problems, page.problems
 
 
+def test_switching_language_keeps_the_place_on_the_page(page, site):
+    page.goto(_url(site["base"], "es", "taktinen/rules.md") + "#4.4")
+    page.locator(".md-header .md-select > button").hover()
+    page.locator("a.md-select__link[hreflang=de]").click()
+    page.wait_for_url("**/de/taktinen/rules/#4.4")
+    assert page.evaluate("document.getElementById('4.4') !== null")
+    assert not page.problems, page.problems
+
+
 @pytest.mark.parametrize("language, word", [("fi", "pallonhallintatesti"), ("ru", "вратарь")])
 def test_search_finds_a_word_of_the_language_on_its_pages(page, site, language, word):
     page.goto(_url(site["base"], language, "taktinen/index.md"))

@@ -8,7 +8,7 @@
  * Controls: buttons, or ← → (step), space (play/pause) and Esc (back to the start) while the
  * player itself has the focus. Playing does not start when the system asks for reduced motion.
  *
- * Also makes Material's language selector lead to the same page in the other language, and keeps
+ * Also makes Material's language selector lead to the same page and place (its anchor) in the other language, and keeps
  * it right under instant navigation (which replaces the page but not the header, so the links
  * would otherwise stay those of the first page seen). A language switch always loads the page
  * in full, so that its header, search language and `lang` change with it.
@@ -311,7 +311,8 @@
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
     event.stopPropagation();
-    window.location.assign(link.href);
+    /* the same place on the page: anchors are rule ids and example ids, the same in every language */
+    window.location.assign(link.href.split("#")[0] + window.location.hash);
   }, true);
 
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {

@@ -259,3 +259,32 @@ def served(directory: Path, port: int):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def play_with_undo_and_resume(game: Game, seed: int, tmp_path, before: int, after: int) -> str:
+    """A scripted person (always option 1; one undo after ``before`` answers, ``after`` more,
+    then quit) plays the first team against the greedy bot with a log; the match is resumed from
+    the log where it stopped and played to its end, and the log replays to the final state.
+    Returns everything the console printed (asserts the rest)."""
+    import io
+
+    from rich.console import Console
+
+    from rulecraft.play import play_match
+    from rulecraft.runtime.logs import replay
+    from rulecraft.runtime.match import Match
+
+    log = str(tmp_path / "match.jsonl")
+    answers = iter(["1"] * before + ["u"] + ["1"] * after + ["q"])
+    console = Console(file=io.StringIO(), width=120)
+    first = play_match(Match(game, seed), {0}, "greedy", console, log_path=log,
+                       input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
+    assert not first.state.is_terminal()
+    assert "undone." in console.file.getvalue()
+    resumed = replay(game, log).match
+    assert resumed.state == first.state
+    finished = play_match(resumed, {0}, "greedy", console, log_path=log,
+                          input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
+    assert finished.state.is_terminal()
+    assert replay(game, log).match.state == finished.state
+    return console.file.getvalue()

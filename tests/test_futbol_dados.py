@@ -7,14 +7,13 @@ engine's own chance nodes exactly, so a changed die face, threshold or re-roll f
 
 from __future__ import annotations
 
-import io
 import itertools
 from fractions import Fraction
 from math import comb
 
 import pytest
 
-from helpers import invoke, load_game, random_matches
+from helpers import invoke, load_game, play_with_undo_and_resume, random_matches
 
 from rulecraft.runtime.scenario import Scenario, run_scenario
 
@@ -215,24 +214,5 @@ def test_a_thousand_random_matches_keep_the_declared_invariants():
 def test_a_person_plays_a_short_match_against_the_greedy_bot_with_undo_and_resume(tmp_path):
     """A scripted person (always the first legal action, one undo) plays home against the
     greedy bot; the match is saved, resumed from its log, finished, and the log replays."""
-    from rich.console import Console
-
-    from rulecraft.play import play_match
-    from rulecraft.runtime.logs import replay
-    from rulecraft.runtime.match import Match
-
-    game = load_game(SLUG, {"period_turns": 1, "shootout": True})
-    log = str(tmp_path / "match.jsonl")
-    answers = iter(["1"] * 12 + ["u"] + ["1"] * 5 + ["q"])
-    console = Console(file=io.StringIO(), width=120)
-    first = play_match(Match(game, 3), {0}, "greedy", console, log_path=log,
-                       input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
-    assert not first.state.is_terminal()
-    assert "undone." in console.file.getvalue()
-    resumed = replay(game, log).match
-    assert resumed.state == first.state
-    finished = play_match(resumed, {0}, "greedy", console, log_path=log,
-                          input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
-    assert finished.state.is_terminal()
-    assert "full_time" in console.file.getvalue()
-    assert replay(game, log).match.state == finished.state
+    shown = play_with_undo_and_resume(load_game(SLUG, {"period_turns": 1, "shootout": True}), 3, tmp_path, 12, 5)
+    assert "full_time" in shown

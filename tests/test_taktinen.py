@@ -16,7 +16,7 @@ from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios, run_scenario
 from rulecraft.errors import ScenarioError
 
-from helpers import random_matches
+from helpers import play_with_undo_and_resume, random_matches
 
 SEED_TABLES = {
     # §3.1: the eight tactics cards, defenders-midfielders-forwards
@@ -119,29 +119,8 @@ def test_board_geometry_layout_b():
 def test_a_person_plays_a_full_match_against_the_greedy_bot_with_undo_and_resume(tmp_path):
     """A scripted person (always the first legal action, one undo) plays home to the final
     whistle against the greedy bot; the match is saved, resumed from its log and finished."""
-    import io
-
-    from rich.console import Console
-
-    from rulecraft.play import play_match
-    from rulecraft.runtime.logs import replay
-    from rulecraft.runtime.match import Match
-
-    game = Game(load_rules("taktinen", {"max_turns_per_half": 10}))
-    log = str(tmp_path / "match.jsonl")
-    answers = iter(["1"] * 30 + ["u"] + ["1"] * 10 + ["q"])
-    console = Console(file=io.StringIO(), width=120)
-    first = play_match(Match(game, 5), {0}, "greedy", console, log_path=log,
-                       input_fn=lambda prompt: next(answers), secret_input_fn=lambda prompt: "1")
-    assert not first.state.is_terminal()
-    assert "undone." in console.file.getvalue()
-    resumed = replay(game, log).match
-    assert resumed.state == first.state
-    finished = play_match(resumed, {0}, "greedy", console, log_path=log,
-                          input_fn=lambda prompt: "1", secret_input_fn=lambda prompt: "1")
-    assert finished.state.is_terminal()
-    assert "Full time" in console.file.getvalue() or "full_time" in console.file.getvalue()
-    assert replay(game, log).match.state == finished.state
+    shown = play_with_undo_and_resume(Game(load_rules("taktinen", {"max_turns_per_half": 10})), 5, tmp_path, 30, 10)
+    assert "Full time" in shown or "full_time" in shown
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import getpass
 import io
+import sys
 
 from rich.console import Console
 from rich.markup import escape
@@ -42,9 +43,16 @@ COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save
             "q": "quit", "quit": "quit", "board": "board", "state": "state"}
 
 
+def secret_input(prompt: str) -> str:
+    """A secret choice typed without echo in a terminal (:func:`getpass.getpass`); from a pipe or
+    a file, where nothing is shown anyway, read as a plain line (getpass would only warn there
+    that it cannot hide the answer, and the warning would land in the screen's text)."""
+    return getpass.getpass(prompt) if sys.stdin.isatty() else input(prompt)
+
+
 def play_match(match: Match, humans: set[int], bot: str, console: Console, *,
                log_path: str | None = None, show_board: bool = True, input_fn=input,
-               secret_input_fn=getpass.getpass, narrator: Narrator | None = None,
+               secret_input_fn=secret_input, narrator: Narrator | None = None,
                language: str = "en", quit_path: str | None = None, quiet: bool = False,
                summary: bool = False, hints: bool = True) -> Match:
     """Play ``match`` to the end; ``humans`` are team indices steered from the terminal.

@@ -369,13 +369,14 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
 
 def _across(state, layout, word) -> dict:
     """The lines across the pitch on the board now (:func:`rulecraft.layout.lines_across`): the
-    ``y`` of each drawn one to its label, the team and the field in ``word``'s language (``home
-    offside line``; lines at one ``y`` share it)."""
+    ``y`` of each drawn one to its label, the field and the team in ``word``'s language (``offside
+    line: home``, as the rulebook's legend names it, a word order every language takes; lines at
+    one ``y`` share it)."""
     rules = state.game.rules
     labels: dict = {}
     for line in lines_across(layout, state):
         if line.y is not None:
-            label = word(line.field) if line.team is None else f"{word(rules.teams[line.team])} {word(line.field)}"
+            label = word(line.field) if line.team is None else f"{word(line.field)}: {word(rules.teams[line.team])}"
             labels[line.y] = f"{labels[line.y]}, {label}" if line.y in labels else label
     return labels
 

@@ -300,8 +300,8 @@ def test_a_line_across_the_pitch_moves_with_the_game_in_both_outputs(tmp_path):
     assert across_segments(game.rules, state)[1] is None
     first = across_segments(game.rules, state)[0]
     board = board_lines(state)
-    marked = [row for row in board if "home offside line" in row]
-    assert len(marked) == 1 and set(marked[0].split("  home")[0].strip()) == {ACROSS_MARK}
+    marked = [row for row in board if "offside line: home" in row]
+    assert len(marked) == 1 and set(marked[0].split("  offside")[0].strip()) == {ACROSS_MARK}
     assert board.index(marked[0]) == board.index(next(r for r in board if r.startswith("  6"))) + 1
     for _ in range(2):          # home's piece, then an away piece, one row up
         state.apply(state.legal_actions()[0])

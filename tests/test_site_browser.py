@@ -345,6 +345,12 @@ _LEGEND = """root => {
     root.querySelectorAll('svg.rc-board g.rc-across > line').forEach(line => {
       if (visible(line)) shown.add('across-' + line.dataset.across);
     });
+    root.querySelectorAll('svg.rc-board g.rc-paths > g.rc-path').forEach(path => {
+      if (!visible(path)) return;
+      path.classList.forEach(c => { if (c.startsWith('rc-path-')) shown.add(c.slice(3)); });
+      if (path.querySelector('.rc-path-bend')) shown.add('path-bend');
+      if (path.querySelector('.rc-path-touch')) shown.add('path-touch');
+    });
   };
   const player = root.rcPlayer;
   if (player) {
@@ -380,7 +386,8 @@ def _assert_legend(found: dict, team_names: list[str], where: str):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_legend_names_each_colour_and_marker_its_board_shows(page, site, game, language):
     """Under the board page's board and under each example: one entry per team on the board, per
-    highlight, marker, flag and area the board shows in some step, and nothing else (the examples
+    highlight, marker, marker's path (and its bends and team-mates), flag and area the board shows
+    in some step, and nothing else (the examples
     sampled across languages: every example in one language, each language a sixth)."""
     page.goto(_url(site["base"], language, f"{game}/examples.md"))
     players = page.locator(".rc-player[data-rc-ready]")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from rulecraft.site.markup import Safe
-from rulecraft.site.position import BEND_RADIUS, MARKER_RADIUS, TOUCH_RADIUS, UNIT, piece_shape
+from rulecraft.site.position import BEND_RADIUS, MARKER_RADIUS, UNIT, piece_shape
 
 SWATCH = '<svg class="rc-swatch" viewBox="{box}" aria-hidden="true" focusable="false">{body}</svg>'
 PIECE_BOX, SQUARE_BOX = "-14 -14 28 28", "0 0 28 28"
@@ -51,7 +51,8 @@ def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
                     '<polyline class="rc-path-line" points="3,24 14,14 25,4"/></g>')
             items.append(_item(f"path-{marker['field']}", marker.get("path_label", marker["label"]),
                                SWATCH.format(box=SQUARE_BOX, body=body)))
-    for key, mark, radius in (("bend", "bends", BEND_RADIUS), ("touch", "touches", TOUCH_RADIUS)):
+    # the swatch's ring is drawn to fit its square (the board's ring is sized to go round a piece)
+    for key, mark, radius in (("bend", "bends", BEND_RADIUS), ("touch", "touches", 10)):
         if any(path[mark] for drawn in paths for path in drawn):
             body = (f'<rect class="rc-swatch-back" width="28" height="28"/><g class="rc-path">'
                     f'<circle class="rc-path-{key}" r="{radius}" cx="14" cy="14"/></g>')

@@ -15,12 +15,12 @@ from __future__ import annotations
 from html import escape
 import math
 
-BEND_RADIUS = 4.5         # a path's bend: a dot; a team-mate carrying it on: a ring
-TOUCH_RADIUS = 7
+BEND_RADIUS = 4.5         # a path's bend: a dot (a team-mate carrying it on: a ring, TOUCH_RADIUS)
 SMALL_RADIUS = 8          # pieces drawn smaller than this get a smaller mark
 MAX_RADIUS = 13           # a lone piece in a square: room for a two-letter mark
 MARKER_RADIUS = 9
 CARRIED_RADIUS = 6        # a marker drawn on the piece that carries it (the ball on its carrier)
+TOUCH_RADIUS = 23         # a ring round the space's centre, clear of a team-mate's piece drawn there
 UNIT = 10                 # a piece's shape is drawn at this radius and scaled to its place's
 # Teams are told apart by shape as well as colour, by team index: circle, square, diamond, then
 # round again (paths at radius UNIT, of about the same area).

@@ -8,7 +8,8 @@ where every piece stands, the spaces named by state fields (the ball) or by the 
 naming a partner piece, ``pile``, stacks the two where they stand), the lines across the pitch
 (``across``: an offside line, in SVG units), the dice rolled (each by the team that rolled it), the step's events narrated by :class:`rulecraft.site.narration.Narration` (the same
 lines as ``rulecraft play --lang``), the legal options of the next decision (and the spaces and
-pieces they name, to highlight), the option taken next, and the actions the scenario shows being
+pieces they name, to highlight), the option taken next, the path each space marker has travelled (``trails``, see
+:func:`trails`), and the actions the scenario shows being
 refused with the rule that refuses them (and the spaces they name, marked as refused targets
 where no legal option or the option taken next names them: those stay highlighted as such).
 """
@@ -63,6 +64,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
     }
     at = game.field("at")
     status = texts.entry("pages", "examples").get("status")
+    paths = trails(frames, markers, at)
     for index, frame in enumerate(frames):
         state = frame.state
         following = frames[index + 1].step if index + 1 < len(frames) else None
@@ -77,6 +79,7 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
             "holders": [state.s[f.base] if f.type == "piece" else -1 for f in markers],
+            "trails": paths[index],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
             "across": across_segments(rules, state),
             "phase": narration.phase_title(phases[frame.phase or state.phase()[0]]),
@@ -93,6 +96,42 @@ def player_data(book, scenario, frames, language: str) -> dict:
                         for action, rule in refusals.get(index, [])],
         })
     return data
+
+
+def trails(frames, markers, at) -> list[list[dict]]:
+    """For every frame, each marker's path so far: ``{"spaces": [space indices in the order the
+    marker travelled them], "met": [whether a piece stood on that space when the marker got
+    there]}`` (empty for a marker naming a piece).
+
+    A space marker's path is the spaces it has stood on, one after the other, since the last
+    decision that moved a piece (a run, a keeper placed: that starts a new play), so a kick played
+    field by field over several steps is one path, kept in view until the next such decision. A
+    marker leaving the board (a goal) ends its path where it was last seen; coming back onto the
+    board starts a new one. A path of one space has not moved yet (nothing to draw)."""
+    result: list[list[dict]] = []
+    paths: list[dict] = [{"spaces": [], "met": []} for _ in markers]
+    gone = [False] * len(markers)           # the marker left the board since its path's last space
+    previous = None
+    for frame in frames:
+        state = frame.state
+        where = [state.s[at.base + p] for p in range(at.size)]
+        new_play = previous is not None and where != previous and any(event[0] == "action" for event in frame.events)
+        for index, field in enumerate(markers):
+            if field.type != "space":
+                continue
+            space, path = state.s[field.base], paths[index]
+            if space < 0:
+                gone[index] = bool(path["spaces"])
+                if new_play:
+                    paths[index] = {"spaces": [], "met": []}
+            elif not path["spaces"] or gone[index] or (new_play and space == path["spaces"][-1]):
+                paths[index], gone[index] = {"spaces": [space], "met": [space in where]}, False
+            elif space != path["spaces"][-1]:
+                path["spaces"].append(space)
+                path["met"].append(space in where)
+        result.append([{"spaces": list(path["spaces"]), "met": list(path["met"])} for path in paths])
+        previous = where
+    return result
 
 
 def _marker(value: int, kind: str, where: list) -> int:

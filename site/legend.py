@@ -4,7 +4,7 @@
 :func:`rulecraft.site.position.stage`) and names only what the board shows in some frame: each
 team on the board (its colour in its shape, by the team's name), legal targets and the option
 taken next (a square and a piece as they are highlighted), a target shown refused, each marker (the ball, its carrier,
-a free ball …), each per-piece flag (knocked down …), each line across the pitch (an offside
+a free ball …), each marker's path with its bends and the team-mates who carried it on, each per-piece flag (knocked down …), each line across the pitch (an offside
 line, by its field and team) and each outlined area. Every swatch is
 drawn with the board's own classes, so ``player.css`` paints it exactly as the board.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from rulecraft.site.markup import Safe
-from rulecraft.site.position import MARKER_RADIUS, UNIT, piece_shape
+from rulecraft.site.position import BEND_RADIUS, MARKER_RADIUS, UNIT, piece_shape
 
 SWATCH = '<svg class="rc-swatch" viewBox="{box}" aria-hidden="true" focusable="false">{body}</svg>'
 PIECE_BOX, SQUARE_BOX = "-14 -14 28 28", "0 0 28 28"
@@ -22,9 +22,9 @@ PIECE_BOX, SQUARE_BOX = "-14 -14 28 28", "0 0 28 28"
 
 def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
     """The legend's entries for ``data``: dicts of ``key`` (``team-0``, ``legal``, ``chosen``,
-    ``refused``, ``marker-ball``, ``flag-down``, ``across-N``, ``area-NAME``), ``label`` (plain text in the
+    ``refused``, ``marker-ball``, ``path-ball``, ``path-bend``, ``path-touch``, ``flag-down``, ``across-N``, ``area-NAME``), ``label`` (plain text in the
     page's language) and ``swatch`` (SVG markup, built from escaped text only). ``labels`` are
-    the site's words (``legal_space``, ``chosen``, ``refused``), ``area_names`` each drawn area's
+    the site's words (``legal_space``, ``chosen``, ``refused``, ``path_bend``, ``path_touch``), ``area_names`` each drawn area's
     name by its spec name."""
     frames = data["frames"]
     items = []
@@ -43,6 +43,20 @@ def legend_items(data: dict, labels, area_names: dict[str, str]) -> list[dict]:
             body = (f'<g class="rc-marker rc-marker-{escape(marker["field"])}">'
                     f'<circle r="{MARKER_RADIUS}"/></g>')
             items.append(_item(f"marker-{marker['field']}", marker["label"], SWATCH.format(box=PIECE_BOX, body=body)))
+    paths = [[path for frame in frames for path in (frame.get("paths") or [])[index:index + 1] if path]
+             for index in range(len(data["markers"]))]
+    for index, marker in enumerate(data["markers"]):
+        if paths[index]:
+            body = ('<rect class="rc-swatch-back" width="28" height="28"/><g class="rc-path">'
+                    '<polyline class="rc-path-line" points="3,24 14,14 25,4"/></g>')
+            items.append(_item(f"path-{marker['field']}", marker.get("path_label", marker["label"]),
+                               SWATCH.format(box=SQUARE_BOX, body=body)))
+    # the swatch's ring is drawn to fit its square (the board's ring is sized to go round a piece)
+    for key, mark, radius in (("bend", "bends", BEND_RADIUS), ("touch", "touches", 10)):
+        if any(path[mark] for drawn in paths for path in drawn):
+            body = (f'<rect class="rc-swatch-back" width="28" height="28"/><g class="rc-path">'
+                    f'<circle class="rc-path-{key}" r="{radius}" cx="14" cy="14"/></g>')
+            items.append(_item(f"path-{key}", labels[f"path_{key}"], SWATCH.format(box=SQUARE_BOX, body=body)))
     for index, flag in enumerate(data["flags"]):
         if any(frame["places"][p] for frame in frames for p in frame["flags"][index]):
             items.append(_item(f"flag-{flag['field']}", flag["label"],

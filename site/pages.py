@@ -19,6 +19,7 @@ import jinja2
 from rulecraft.site.board import EMPTY_LAYERS, board_svg, space_boxes
 from rulecraft.site.context import Namespace, namespace_items, table_markdown, term_label, upfirst
 from rulecraft.site.examples import PLAY_TEMPLATES, player_data
+from rulecraft.layout import board_layout
 from rulecraft.site.legend import legend_items
 from rulecraft.site.position import layers_svg, stage
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
@@ -163,7 +164,7 @@ class GamePages:
                        "teams": [str(self.word(t)) for t in ir.teams],
                        "spaces": list(ir.board.spaces), "markers": [], "flags": [],
                        "frames": [{"at": at, "markers": [], "flags": []}]}, space_boxes(rules), self.labels)
-        legend = self._legend(start, areas)
+        legend = self._legend(start, None)
         if not any(space >= 0 for space in at):
             start = None
         svg = board_svg(rules, label=None if start else plain_text(self.page("board")["title"]),
@@ -255,12 +256,16 @@ class GamePages:
                                                    end_names=[self.word(t) for t in ir.teams]
                                                    if len(ir.teams) == 2 else (),
                                                    layers=layers_svg(data, data["frames"][0]))),
-                             "data": data, "legend": self._legend(data, self.book.areas(scenario.options))})
+                             "data": data, "legend": self._legend(data, scenario.options)})
         return self._render("examples.md.j2", "examples", examples=examples)
 
-    def _legend(self, data: dict, areas: dict) -> list[dict]:
-        """The legend of a staged board (:func:`rulecraft.site.legend.legend_items`)."""
-        return legend_items(data, self.labels, {area: str(self.word(area)) for area in areas})
+    def _legend(self, data: dict, options: dict | None) -> list[dict]:
+        """The legend of a staged board (:func:`rulecraft.site.legend.legend_items`) of the game
+        under ``options``: its areas are those the board outlines (a named area the drawing
+        does not outline, a half or a goal line, is not on the board)."""
+        outlined = board_layout(self.book.game(options).rules).outlines
+        return legend_items(data, self.labels, {area: str(self.word(area)) for area in self.book.areas(options)
+                                                if area in outlined})
 
     def _quick_reference(self) -> str:
         return self._render("quick_reference.md.j2", "quick_reference",

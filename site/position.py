@@ -2,7 +2,9 @@
 
 :func:`stage` adds to every frame of a player's data (see :mod:`rulecraft.site.examples`) what
 the page shows of it: each piece's place inside its space's rectangle (``places``: x, y, radius
-and whether it is drawn small), each marker's spot (``spots``) and the position as text
+and whether it is drawn small), each marker's spot (``spots``), each space marker's path (``paths``: the polyline through its
+spaces' centres, its bends and the pieces it met on the way, see :func:`path_of`) and the
+position as text
 (``position``: one line per occupied space, for screen readers). :func:`layers_svg` draws a
 frame's pieces and markers as SVG, so a page shows its first position without JavaScript;
 the browser player (``assets/player.js``) then moves the same elements frame by frame.
@@ -13,10 +15,12 @@ from __future__ import annotations
 from html import escape
 import math
 
+BEND_RADIUS = 4.5         # a path's bend: a dot (a team-mate carrying it on: a ring, TOUCH_RADIUS)
 SMALL_RADIUS = 8          # pieces drawn smaller than this get a smaller mark
 MAX_RADIUS = 13           # a lone piece in a square: room for a two-letter mark
 MARKER_RADIUS = 9
 CARRIED_RADIUS = 6        # a marker drawn on the piece that carries it (the ball on its carrier)
+TOUCH_RADIUS = 23         # a ring round the space's centre, clear of a team-mate's piece drawn there
 UNIT = 10                 # a piece's shape is drawn at this radius and scaled to its place's
 # Teams are told apart by shape as well as colour, by team index: circle, square, diamond, then
 # round again (paths at radius UNIT, of about the same area).
@@ -28,14 +32,46 @@ SHAPES = ('<circle class="rc-piece-shape" r="10"{scale}/>',
 def stage(data: dict, boxes: dict, labels) -> dict:
     """``data`` with ``places``, ``spots`` and ``position`` added to every frame (see the module
     docstring); ``boxes`` are the spaces' rectangles (:func:`rulecraft.site.board.space_boxes`),
-    ``labels`` the site's words in the page's language (``off_board``)."""
+    ``labels`` the site's words in the page's language (``off_board``, ``path``)."""
+    data["path_marks"] = {"bend": BEND_RADIUS, "touch": TOUCH_RADIUS}
+    for marker in data.get("markers", []):
+        marker["path_label"] = f'{marker["label"]}: {labels["path"]}'
     for frame in data["frames"]:
         frame["places"] = _places(data, frame, boxes)
         holders = frame.get("holders") or [-1] * len(frame.get("markers", []))
         frame["spots"] = [_spot(boxes, data["spaces"], space, index, frame["places"], holder)
                           for index, (space, holder) in enumerate(zip(frame.get("markers", []), holders))]
+        frame["paths"] = [path_of(boxes, data["spaces"], trail) for trail in frame.get("trails") or []]
         frame["position"] = position_lines(data, frame, labels)
     return data
+
+
+def _centre(boxes: dict, spaces: list, space: int) -> list:
+    box = boxes[spaces[space]]
+    return [round(box.x + box.width / 2, 1), round(box.y + box.height / 2, 1)]
+
+
+def path_of(boxes: dict, spaces: list, trail: dict) -> dict | None:
+    """A marker's path (``trail`` from :func:`rulecraft.site.examples.trails`) drawn through its
+    spaces' centres: ``{"spaces": names in order, "points": [[x, y], …], "bends": [[x, y], …],
+    "touches": [[x, y], …]}``, or None for a path that has not moved (under two spaces). A
+    *touch* is a space of the path after its first where a piece stood when the marker got there
+    (a team-mate who carried the ball on); a *bend* is a space where the path turns (or turns
+    back) with no piece there. Raises KeyError for a space the boxes do not know."""
+    route, met = trail["spaces"], trail["met"]
+    if len(route) < 2:
+        return None
+    points = [_centre(boxes, spaces, space) for space in route]
+    touches, bends = [], []
+    for index in range(1, len(route)):
+        if met[index]:
+            touches.append(points[index])
+        elif index + 1 < len(route):
+            (x0, y0), (x1, y1), (x2, y2) = points[index - 1], points[index], points[index + 1]
+            ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+            if abs(ax * by - ay * bx) > 1e-6 or ax * bx + ay * by < 0:
+                bends.append(points[index])
+    return {"spaces": [spaces[space] for space in route], "points": points, "bends": bends, "touches": touches}
 
 
 def _places(data: dict, frame: dict, boxes: dict) -> list:
@@ -124,6 +160,22 @@ def position_lines(data: dict, frame: dict, labels) -> list[str]:
     return lines
 
 
+def path_svg(index: int, marker: dict, path: dict | None) -> str:
+    """The SVG of marker number ``index``'s path (:func:`path_of`): a polyline with an arrow at its
+    end, a dot at each bend and a ring at each touch; hidden when there is no path, so the player
+    can draw it later."""
+    spaces = " ".join(path["spaces"]) if path else ""
+    points = " ".join(f"{x:g},{y:g}" for x, y in path["points"]) if path else ""
+    marks = "".join(f'<circle class="rc-path-bend" r="{BEND_RADIUS}" cx="{x:g}" cy="{y:g}"/>'
+                    for x, y in (path["bends"] if path else ()))
+    marks += "".join(f'<circle class="rc-path-touch" r="{TOUCH_RADIUS}" cx="{x:g}" cy="{y:g}"/>'
+                     for x, y in (path["touches"] if path else ()))
+    hidden = "" if path else ' style="display: none"'
+    return (f'<g class="rc-path rc-path-{escape(marker["field"])}" data-path="{index}" '
+            f'data-spaces="{escape(spaces)}"{hidden}><polyline class="rc-path-line" points="{points}"/>'
+            f'<g class="rc-path-marks">{marks}</g><title>{escape(marker.get("path_label", marker["label"]))}</title></g>')
+
+
 def piece_shape(team: int, radius: float) -> str:
     """The SVG shape of a piece of team number ``team`` (:data:`SHAPES`), scaled to ``radius``;
     its rim scales with it."""
@@ -135,7 +187,11 @@ def layers_svg(data: dict, frame: dict) -> str:
     """The SVG layers of lines across the pitch, pieces (over them) and markers (over both), drawn
     where ``frame`` (from :func:`stage`) puts them; every piece, marker and line is drawn, those off
     the board hidden, so the player can move them."""
-    parts = ['<g class="rc-across">']
+    parts = ['<g class="rc-paths">']
+    paths = frame.get("paths") or []
+    for index, marker in enumerate(data.get("markers", [])):
+        parts.append(path_svg(index, marker, paths[index] if index < len(paths) else None))
+    parts.append('</g><g class="rc-across">')
     for index, (line, segment) in enumerate(zip(data.get("across", []), frame.get("across", []))):
         x1, x2, y = segment or (0, 0, 0)
         team = "" if line["team"] is None else f' rc-team-{line["team"]}'

@@ -28,7 +28,7 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book
 from rulecraft.site.check import check_book, check_site
 from rulecraft.site.context import glossary_terms
-from rulecraft.site.examples import enclosing_phases, play
+from rulecraft.site.examples import enclosing_phases, play, trails
 from rulecraft.site.pages import GamePages
 from rulecraft.site.serve import serve
 from rulecraft.site.templating import Renderer
@@ -331,3 +331,27 @@ def test_an_actions_own_steps_show_the_phase_that_offers_the_action():
     phases = enclosing_phases(load_rules(BALL / "game.yaml"))
     assert phases["dodge"] == phases["short_pass"] == "action_phase"
     assert phases["release"] == "release_phase" and phases["end_of_turn"] == "end_of_turn"
+
+
+def test_a_marker_path_is_kept_over_a_kick_and_cleared_by_the_next_decision_that_moves_a_piece():
+    """:func:`rulecraft.site.examples.trails` on a played scenario: the ball's path grows by one
+    field per frame of a kick, keeps the team-mate flag of the moment the ball got there, and
+    shows nothing before the kick."""
+    folder = REPO / "rulespecs" / "street-soccer"
+    if not folder.is_dir():
+        pytest.skip("street-soccer is not in rulespecs/")
+    book = Book(folder, ("en",))
+    scenario = next(s for s in book.scenarios if s.id == "SS-KICK-EXTENSION")
+    game = book.game(scenario.options)
+    frames = play(book, scenario)
+    markers = [f for f in game.rules.fields if f.of is None and f.type in ("space", "piece") and f.show]
+    ball = [f.name for f in markers].index("ball")
+    paths = [frame_paths[ball] for frame_paths in trails(frames, markers, game.field("at"))]
+    names = [[game.rules.spaces[s] for s in path["spaces"]] for path in paths]
+    longest = max(names, key=len)
+    assert longest == ["C6", "C7", "C8", "D8", "E9"]
+    full = paths[names.index(longest)]
+    assert full["met"] == [True, False, True, False, False]     # the kicker, then the team-mate on C8
+    grown = [len(n) for n in names]
+    assert grown == sorted(grown[:grown.index(5) + 1]) + grown[grown.index(5) + 1:]
+    assert all(len(n) <= 1 for n in names[:3])                   # nothing drawn before the kick

@@ -17,13 +17,14 @@ import shutil
 
 import pytest
 
+import rulecraft.site
 from rulecraft.compiler import load_rules
 from rulecraft.runtime.engine import Game
 from rulecraft.runtime.scenario import load_scenarios, run_scenario
 from rulecraft.site.board import across_segments
 from rulecraft.site.book import Book
 from rulecraft.site.build import build_site
-from rulecraft.site.pages import PAGE_FILES
+from rulecraft.site.pages import PAGE_FILES, GamePages
 from rulecraft.site.texts import LANGUAGES
 
 from colours import DEFICIENCIES, contrast, delta_e_seen
@@ -353,6 +354,12 @@ _LEGEND = """root => {
     root.querySelectorAll('svg.rc-board g.rc-across > line').forEach(line => {
       if (visible(line)) shown.add('across-' + line.dataset.across);
     });
+    root.querySelectorAll('svg.rc-board g.rc-paths > g.rc-path').forEach(path => {
+      if (!visible(path)) return;
+      path.classList.forEach(c => { if (c.startsWith('rc-path-')) shown.add(c.slice(3)); });
+      if (path.querySelector('.rc-path-bend')) shown.add('path-bend');
+      if (path.querySelector('.rc-path-touch')) shown.add('path-touch');
+    });
   };
   const player = root.rcPlayer;
   if (player) {
@@ -388,7 +395,8 @@ def _assert_legend(found: dict, team_names: list[str], where: str):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_legend_names_each_colour_and_marker_its_board_shows(page, site, game, language):
     """Under the board page's board and under each example: one entry per team on the board, per
-    highlight, marker, flag and area the board shows in some step, and nothing else (the examples
+    highlight, marker, marker's path (and its bends and team-mates), flag and area the board shows
+    in some step, and nothing else (the examples
     sampled across languages: every example in one language, each language a sixth)."""
     page.goto(_url(site["base"], language, f"{game}/examples.md"))
     players = page.locator(".rc-player[data-rc-ready]")
@@ -644,3 +652,98 @@ def test_axe_finds_no_serious_or_critical_violation(page, site, game, name, lang
              if v["impact"] in ("serious", "critical")]
     assert not found, found
     assert not page.problems, page.problems
+
+
+# ---------------------------------------------------------------- a kick's path
+STREET_SOCCER = REPO / "rulespecs" / "street-soccer"
+KICKS = ("SS-KICK-BEND", "SS-KICK-EXTENSION", "SS-KICK-TOUCH-ONCE", "SS-GOAL-INNER-POST", "SS-WALL-KICK-FROM-LINE")
+
+
+def _kick_paths(frames, spaces):
+    """The runtime's own account of each frame's kick, from its events: the fields of the ball's
+    way in order (the kicker's field, then each field it steps to or a team-mate takes it on),
+    the fields where it bends and those where a team-mate carries it on; None between kicks (a
+    run, a placement ends the last kick's path)."""
+    result, path = [], None
+    for frame in frames:
+        for kind, _, values in frame.events:
+            if kind in ("run", "placed", "keeper_placed"):
+                path = None
+            if kind == "kick":
+                path = {"spaces": [spaces[values["at"]]], "bends": [], "touches": []}
+            elif kind == "ball_step" and path:
+                path["spaces"].append(spaces[values["to"]])
+                if values["bend"]:
+                    path["bends"].append(spaces[values["from"]])
+            elif kind == "extension" and path:
+                path["spaces"].append(spaces[values["at"]])
+                path["touches"].append(spaces[values["at"]])
+        result.append(None if not path or len(path["spaces"]) < 2 else
+                      {key: list(value) for key, value in path.items()})
+    return result
+
+
+@pytest.mark.skipif(not STREET_SOCCER.is_dir(), reason="street-soccer is not in rulespecs/")
+def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
+    """Issue 22: the examples' player draws each kick's path through the centres of the fields
+    the runtime's events name, in order, with a dot on each bend and a ring on each team-mate who
+    carried the ball on (and none on a field player moved onto the path after the kick). The
+    page is street-soccer's examples page as the site renders it, shown without the site around
+    it, so the test runs while the game's rulebook is still unpublished."""
+    book = Book(STREET_SOCCER, ("en",))
+    frames = {s.id: run_scenario(book.game(s.options), s, by_phase=True) for s in book.scenarios}
+    markdown = GamePages(book, "en", frames=frames).render("examples")
+    players = dict(re.findall(r'\n## (\S+) .*?(<div class="rc-player".*?)(?=\n\n## |\Z)', markdown, re.S))
+    assets = Path(rulecraft.site.__file__).parent / "assets"
+    page_html = (f"<!doctype html><html lang='en'><head><style>{(assets / 'player.css').read_text()}</style>"
+                 f"</head><body>{''.join(players[id] for id in KICKS)}"
+                 f"<script>{(assets / 'player.js').read_text()}</script></body></html>")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        tab = context.new_page()
+        problems = []
+        tab.on("pageerror", lambda error: problems.append(str(error)))
+        tab.set_content(page_html)
+        drawn_any = set()
+        for index, scenario_id in enumerate(KICKS):
+            scenario = next(s for s in book.scenarios if s.id == scenario_id)
+            spaces = book.game(scenario.options).rules.spaces
+            player = tab.locator(".rc-player").nth(index)
+            for number, expected in enumerate(_kick_paths(frames[scenario_id], spaces)):
+                sync_api.expect(player).to_have_attribute("data-frame", str(number))
+                shown = player.evaluate("""root => {
+                  const group = root.querySelector('svg.rc-board g.rc-paths > g.rc-path-ball');
+                  const centre = name => {
+                    const r = root.querySelector(`g.rc-space[data-space="${name}"] rect`);
+                    return [+r.getAttribute('x') + r.getAttribute('width') / 2,
+                            +r.getAttribute('y') + r.getAttribute('height') / 2];
+                  };
+                  const at = circle => [+circle.getAttribute('cx'), +circle.getAttribute('cy')];
+                  if (getComputedStyle(group).display === 'none') return null;
+                  const names = group.dataset.spaces.split(' ');
+                  const points = group.querySelector('polyline').getAttribute('points').trim().split(/\\s+/)
+                    .map(p => p.split(',').map(Number));
+                  const named = list => list.map(point => names.find(name => {
+                    const c = centre(name); return Math.abs(c[0] - point[0]) < 0.2 && Math.abs(c[1] - point[1]) < 0.2; }));
+                  return {spaces: names,
+                          centres_match: points.length === names.length && points.every((p, i) =>
+                            Math.abs(p[0] - centre(names[i])[0]) < 0.2 && Math.abs(p[1] - centre(names[i])[1]) < 0.2),
+                          bends: named([...group.querySelectorAll('.rc-path-bend')].map(at)),
+                          touches: named([...group.querySelectorAll('.rc-path-touch')].map(at))};
+                }""")
+                where = f"{scenario_id}, frame {number}"
+                if expected is None:
+                    assert shown is None, (where, shown)
+                else:
+                    drawn_any.add(scenario_id)
+                    assert shown["spaces"] == expected["spaces"] and shown["centres_match"], (where, shown, expected)
+                    assert shown["bends"] == expected["bends"], (where, shown, expected)
+                    assert shown["touches"] == expected["touches"], (where, shown, expected)
+                if number + 1 < len(frames[scenario_id]):
+                    player.locator(".rc-next-step").click()
+        assert drawn_any == set(KICKS)
+        legend = tab.locator(".rc-legend").first.inner_text()
+        assert "path" in legend and "bend" in legend
+        assert not problems, problems
+    finally:
+        context.close()

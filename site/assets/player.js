@@ -35,6 +35,7 @@
     this.pieces = Array.prototype.slice.call(svg.querySelectorAll("g.rc-pieces > g.rc-piece"));
     this.markers = Array.prototype.slice.call(svg.querySelectorAll("g.rc-markers > g.rc-marker"));
     this.across = Array.prototype.slice.call(svg.querySelectorAll("g.rc-across > line"));
+    this.paths = Array.prototype.slice.call(svg.querySelectorAll("g.rc-paths > g.rc-path"));
   }
 
   Board.prototype.spaceName = function (index) {
@@ -78,9 +79,38 @@
         line.setAttribute("y2", String(segment[2]));
       }
     }, this);
+    (frame.paths || []).forEach(function (path, index) {
+      if (this.paths[index]) drawPath(this.paths[index], path, this.data.path_marks);
+    }, this);
     this.flag(frame);
     this.highlight(frame);
   };
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  /* Draws a marker's path computed at build time (rulecraft.site.position.path_of): the polyline
+   * through its spaces' centres, a dot (radii: data.path_marks) at each bend and a ring at each team-mate who carried it on;
+   * hidden while there is no path. */
+  function drawPath(group, path, radii) {
+    group.style.display = path ? "" : "none";
+    group.setAttribute("data-spaces", path ? path.spaces.join(" ") : "");
+    group.querySelector("polyline").setAttribute("points", path ? path.points.map(function (point) {
+      return point[0] + "," + point[1];
+    }).join(" ") : "");
+    var marks = group.querySelector(".rc-path-marks");
+    marks.textContent = "";
+    if (!path) return;
+    [["rc-path-bend", path.bends, radii.bend], ["rc-path-touch", path.touches, radii.touch]].forEach(function (kind) {
+      kind[1].forEach(function (point) {
+        var circle = document.createElementNS(SVG_NS, "circle");
+        circle.setAttribute("class", kind[0]);
+        circle.setAttribute("r", String(kind[2]));
+        circle.setAttribute("cx", String(point[0]));
+        circle.setAttribute("cy", String(point[1]));
+        marks.appendChild(circle);
+      });
+    });
+  }
 
   /* Per-piece flags of the frame (knocked down, in a pile): a class per flag, and the flags'
    * labels after the piece's name in its title (as rulecraft.site.position.piece_label). */

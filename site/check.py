@@ -62,7 +62,10 @@ def required_keys(book: Book) -> dict[str, list[str]]:
     """Per section, the keys the spec requires every language to have."""
     ir = book.ir()
     rules = book.game().rules
-    names = list(ir.teams) + list(ir.kinds) + [v for values in ir.enums.values() for v in values]
+    # the names the terminal prints in words too: shown fields (status line, `state`) and the
+    # actions (`--summary`), so that a match under --lang never falls back to a spec name
+    names = list(ir.teams) + list(ir.kinds) + [v for values in ir.enums.values() for v in values] \
+        + [f.name for f in ir.fields if f.show and f.name != "at"] + [a.name for a in ir.actions]
     return {
         "rules": book.rule_ids,
         "open_questions": [q["id"] for q in ir.open_questions],

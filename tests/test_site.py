@@ -102,6 +102,16 @@ def test_a_missing_italian_rule_text_fails_the_check_naming_game_language_and_ru
     assert "rule 4.4: missing" in result.output
 
 
+@pytest.mark.parametrize("name", ["half", "formation"])      # a shown field, an action
+def test_a_name_the_terminal_prints_without_a_term_fails_the_check(root, name):
+    # the status line, `state` and --summary print shown fields and actions in words: a language
+    # without the term would print the spec's English name, so the check asks for it
+    finnish = ("en", "fi")
+    _edit_text(root, "fi", lambda data: data["glossary"].pop(name))
+    missing = _problems(root, finnish, language="fi", kind="term", key=name)
+    assert [p.message for p in missing] == ["missing"]
+
+
 def test_an_english_edit_makes_every_translation_of_that_rule_stale(root):
     def retitle(data):
         data["rules"]["4.4"]["title"] = "Keeping the ball"

@@ -260,7 +260,9 @@ class GamePages:
 
     def _legend(self, data: dict, areas: dict) -> list[dict]:
         """The legend of a staged board (:func:`rulecraft.site.legend.legend_items`)."""
-        return legend_items(data, self.labels, {area: str(self.word(area)) for area in areas})
+        outlined = self.book.game().rules.drawing["outline"]      # the areas the board draws
+        return legend_items(data, self.labels, {area: str(self.word(area)) for area in areas
+                                                if area in outlined})
 
     def _quick_reference(self) -> str:
         return self._render("quick_reference.md.j2", "quick_reference",

@@ -45,7 +45,7 @@ def test_the_field_a_phase_is_decided_by_is_shown_once_as_to_play(game, team, tm
     screen = play(game, "--human", team, "--seed", 1, input="state\nq\n").output
     status = [line for line in screen.splitlines() if " · to play: " in line]
     assert status and not [line for line in status if "to move" in line], status
-    assert re.search(r"(^|> )to move: \w+$", screen, re.M)          # the state command still lists it
+    assert re.search(r"(^|> )(side )?to move: \w+$", screen, re.M)   # the state command still lists it
 
 
 def test_state_shows_hidden_fields_as_hidden(tmp_path, monkeypatch):

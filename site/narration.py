@@ -47,10 +47,13 @@ class Names:
         return {"team": self.word(self.ir.teams[ir_piece.team]), "kind": self.word(kind), "number": number}
 
     def piece(self, piece: int) -> str:
-        """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3")."""
+        """A piece's name in this language, from ``pages.examples.piece`` ("home outfield 3");
+        the engine's label while a translation lacks it (``site check`` lists it as missing)."""
         if piece not in self._piece_names:
-            pattern = self.texts.entry("pages", "examples")["piece"]
-            name = self.renderer.render(pattern, **self.piece_variables(piece))
+            entry = self.texts.entry("pages", "examples")
+            pattern = entry.get("piece") if isinstance(entry, dict) else None
+            name = (self.renderer.render(pattern, **self.piece_variables(piece)) if pattern
+                    else self.game.rules.piece_labels[piece])
             self._piece_names[piece] = " ".join(name.split())
         return self._piece_names[piece]
 

@@ -6,6 +6,7 @@ site extra are refused cleanly, and the English play-by-play is unchanged."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 import subprocess
 import sys
 
@@ -138,3 +139,18 @@ def test_without_the_site_extra_english_plays_and_other_languages_ask_for_it():
     site = run("site", "check")
     assert site.returncode == 1 and "Traceback" not in site.stderr
     assert "rulecraft[site]" in site.stderr
+
+
+def test_a_translation_without_its_piece_pattern_names_pieces_by_the_engines_label(tmp_path):
+    # a half-written translation must not stop a match: the missing text is site check's business
+    import shutil
+    import yaml
+    from helpers import invoke
+    game = tmp_path / "street-soccer"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rulespecs" / "street-soccer", game)
+    path = game / "text" / "de.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["pages"].pop("examples")
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    result = invoke("play", game, "--seed", 1, "--lang", "de", "-O", "regular_moves=2", "-O", "golden_moves=0")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output[-2000:]

@@ -218,6 +218,8 @@ CODES = {
              "written, holds files rulecraft did not write, or lies inside the other",
     "RC812": "`site serve` on a port that is taken, not allowed, or not a port",
     "RC813": "`--root` and `--game` given together",
+    "RC814": "a counted phrase (`plural(one=\"# …\", other=\"# …\")`) lacking a plural form its language "
+             "needs, a form without `#`, or a name that is not a CLDR plural category",
 }
 
 
@@ -395,6 +397,9 @@ HINTS = {
     "RC811": "choose an empty or rulecraft-written folder, apart from the other one",
     "RC812": "choose a free port from 1 to 65535, for example `--port 8765`",
     "RC813": "pass either `--root` or `--game`, not both",
+    "RC814": "give the phrase `other` and each CLDR category its language has (Russian `one`, `few`, "
+             "`many`, `other`; English, Finnish, German, Spanish, Italian `one`, `other`), each with `#` "
+             "where the number goes",
 }
 
 def family_of(code: str) -> str:

@@ -47,6 +47,15 @@ and messages."""
 MAX_TEMPLATE = 1000
 """Characters of a template (a notation or a grid's ``name:`` pattern): each is one short line."""
 
+MAX_COUNTED_FORM = 200
+"""Characters of one form of a counted phrase (``plural(one="# move", other="# moves")``): a form
+is a number with a few words around it, inside one line of a text."""
+
+MAX_COUNTED_NUMBER = 1000
+"""The whole numbers a counted phrase is checked for: ``site check`` asks for the plural category
+of every count from 0 up to this (any score, ply, distance or point count of a game is far below;
+a larger number whose category a phrase lacks reads with its ``other`` form)."""
+
 MAX_SPACE_NAME = 64
 """Characters of a space's name as a grid's ``name:`` pattern writes it: a name is part of every
 notation. (A pattern has no field widths such as ``{row:>200000000}``: only plain fields.)"""

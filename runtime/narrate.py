@@ -11,7 +11,9 @@ need not name it twice; a ``roll`` event carries ``team``, whose roll it is (emp
 see the ``into:`` of a roll step in docs/spec-reference.md). Kinds without a template print as
 ``kind (rule r) key=value …``. A template naming an unknown variable is an error, never blank.
 Messages render in :class:`rulecraft.sandbox.Sandbox` (text files are untrusted: nothing in a
-message can reach Python), and a bad one is reported at its text file's line and column.
+message can reach Python), and a bad one is reported at its text file's line and column; a count
+is written as a counted phrase, ``{{ left | plural(one="# left", other="# left") }}``
+(:mod:`rulecraft.plural`).
 
 :class:`Narrator` narrates in the language of the spec's names (English); the rulebook site's
 :class:`rulecraft.site.narration.Narration` extends it with a language's glossary, piece names
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from rulecraft.errors import MessageError
 from rulecraft.runtime.engine import Game
+from rulecraft.plural import plural_filter
 from rulecraft.sandbox import Sandbox, TemplateProblem
 
 DEFAULTS = {
@@ -57,7 +60,7 @@ class Narrator:
         self.phases = dict(phases or {})
         self.terms = dict(terms or {})
         self.messages = {**DEFAULTS, **(templates or {})}
-        self._sandbox = Sandbox()
+        self._sandbox = Sandbox(filters={"plural": plural_filter("en")})
         for kind, message in self.messages.items():
             self.check(kind, message)
 

@@ -192,7 +192,7 @@ class Book:
                 entry = texts.entry("tables", name)
                 return dict(entry) if entry is not None else {}
             context = spec_context(self.ir(), self.game().rules, terms, headers, self.tables())
-            self._renderers[language] = Renderer(context, self.rule_ids)
+            self._renderers[language] = Renderer(context, self.rule_ids, language=language)
         return self._renderers[language]
 
     @cached_property

@@ -13,7 +13,9 @@ For each published game and language it reports, as a translator's worklist:
   without the plural forms its language needs;
 * a text whose template fails to render (unknown placeholder, bad syntax, something the sandbox
   refuses) or whose Markdown is outside the allow-list (raw HTML, an image, a ``javascript:``
-  link), with file:line:col; an event message or a notation that is not a valid template.
+  link), with file:line:col; an event message or a notation that is not a valid template;
+* a counted phrase (:mod:`rulecraft.plural`) lacking a plural form its language needs, at its
+  file:line:col.
 
 The site's own labels (``site/text/<lang>.yaml``) are checked the same way, as game ``(site)``.
 """
@@ -26,7 +28,7 @@ from rulecraft.errors import RulecraftError
 from rulecraft.runtime.engine import parse_notation
 from rulecraft.runtime.narrate import DEFAULTS as BUILT_IN_EVENTS
 from rulecraft.site.book import Book, rule_sort_key
-from rulecraft.site.context import plural_categories
+from rulecraft.plural import needed
 from rulecraft.site.examples import sample_variables
 from rulecraft.site.pages import render_part
 from rulecraft.site.templating import Renderer
@@ -131,7 +133,7 @@ def check_site_texts(languages=LANGUAGES) -> list[Problem]:
             wanted = [str(k) for k in source.section(section)]
             problems += _completeness(SITE_GAME, texts[language], dict(source.section(section)),
                                       section, wanted, None)
-        problems += _renders(SITE_GAME, texts[language], Renderer({}), {})
+        problems += _renders(SITE_GAME, texts[language], Renderer({}, language=language), {})
     return problems
 
 
@@ -207,13 +209,13 @@ def _as_int(key):
 
 
 def _plural_forms(game, texts: TextFile) -> list[Problem]:
-    needed = plural_categories(texts.language)
+    wanted = needed(texts.language)
     problems = []
     for key, entry in texts.section("glossary").items():
         count = entry.get("count")
         if count is None:
             continue
-        missing = sorted(needed - {str(k) for k in count})
+        missing = sorted(wanted - {str(k) for k in count})
         if missing:
             problems.append(Problem(game, texts.language, "term", str(key),
                                     f"count: lacks the plural form(s) {', '.join(missing)}",
@@ -238,11 +240,14 @@ def _renders(game, texts: TextFile, renderer, variables: dict, actions=()) -> li
                                     **variables.get((section, str(key), str(part)), {}))
                     except RulecraftError as error:
                         problems.append(_problem(game, texts, KIND_NAMES[section], key, error))
+                    problems += [_problem(game, texts, KIND_NAMES[section], key, error)
+                                 for error in renderer.counted_problems(text)]
     for key, text in texts.section("events").items():
         try:
             renderer.check(text)
         except RulecraftError as error:
             problems.append(_problem(game, texts, "event", key, error))
+        problems += [_problem(game, texts, "event", key, error) for error in renderer.counted_problems(text)]
     definitions = {action.name: action for action in actions}
     for key, text in texts.section("notations").items():
         if str(key) in definitions:

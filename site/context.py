@@ -19,16 +19,15 @@ Variables (see :func:`spec_context`):
              printed whole, a table renders as a Markdown table
 ``term``     the language's glossary (``term.zone``, ``term.zone.gen``, ``term['home']``)
 
-Filters: ``plural`` (``{{ 3 | plural(term.player) }}`` → "3 players", through Babel's CLDR
-plural rules), ``signed`` (+1, −2), ``upfirst``.
+Filters: ``plural`` (a counted phrase, :mod:`rulecraft.plural`: ``{{ 3 | plural(term.player) }}``
+→ "3 players", ``{{ n | plural(one="# left", other="# left") }}``), ``signed`` (+1, −2), ``upfirst``.
 """
 
 from __future__ import annotations
 
-from babel import Locale
-
 from rulecraft.errors import SiteError, did_you_mean
 from rulecraft.loader import Mapping
+from rulecraft.plural import choose
 from rulecraft.site.markup import Safe, markdown_escape_inline
 
 MINUS = "\u2212"
@@ -122,18 +121,14 @@ class Term(str):
         return self._forms.get(name)
 
     def counted(self, number: int) -> str:
-        """``number`` followed by this term in the form the language's plural rule asks for."""
-        category = Locale.parse(self._language).plural_form(number)
-        form = self._count.get(category) or self._count.get("other")
-        if form is None:
-            raise UnknownName(f"{self._path}.count.{category}", self._count)
+        """``number``, a no-break space and this term in the form the language's plural rule
+        asks for (:func:`rulecraft.plural.choose`); raises :class:`UnknownName` for a term
+        whose ``count:`` lacks both that form and ``other``."""
+        try:
+            form = choose(self._language, number, self._count)
+        except KeyError:
+            raise UnknownName(f"{self._path}.count.other", self._count) from None
         return f"{number}\u00a0{form}"
-
-
-def plural_categories(language: str) -> set[str]:
-    """The CLDR plural categories whole numbers from 0 to 1000 fall into (what ``count`` needs)."""
-    rule = Locale.parse(language).plural_form
-    return {rule(n) for n in range(1001)}
 
 
 def glossary_terms(glossary: Mapping, language: str) -> Namespace:
@@ -145,13 +140,6 @@ def glossary_terms(glossary: Mapping, language: str) -> Namespace:
         count = {str(k): str(v) for k, v in (entry.get("count") or {}).items()}
         terms[str(key)] = Term(path, str(entry.get("term", "")), forms, count, language)
     return Namespace("term", terms)
-
-
-def plural(number, term) -> str:
-    """Jinja2 filter: ``{{ n | plural(term.player) }}`` → "2 players", "5 игроков"."""
-    if not isinstance(term, Term):
-        raise UnknownName("plural(…)", ["a glossary term such as term.player"])
-    return term.counted(int(number))
 
 
 def signed(number) -> str:

@@ -297,7 +297,7 @@ def site_labels(texts) -> Namespace:
 def landing_page(language: str, site_texts, books, labels: Namespace) -> str:
     """The landing page of ``language``: the published games with their one-line summaries."""
     entry = site_texts[language].entry("pages", "landing")
-    renderer = Renderer({})
+    renderer = Renderer({}, language=language)
     games = []
     for book in books:
         summary = book.texts[language].entry("pages", "overview")

@@ -29,13 +29,14 @@ from jinja2.exceptions import SecurityError
 
 from rulecraft.errors import Position
 from rulecraft.sandbox import Exposed, Sandbox, TemplateProblem
-from rulecraft.site.context import UnknownName, plural, signed, upfirst
+from rulecraft.plural import plural_filter, text_problems
+from rulecraft.site.context import UnknownName, signed, upfirst
 from rulecraft.site.markup import (MarkdownRefused, Safe, markdown_escape, markdown_escape_inline,
                                    plain_text, sanitize, slug)
 from rulecraft.site.texts import TextError
 
 RULES_PAGE = "rules.md"
-FILTERS = {"plural": plural, "signed": signed, "upfirst": upfirst}
+FILTERS = {"signed": signed, "upfirst": upfirst}
 CODES = {"syntax": "RC803", "refused": "RC808", "failed": "RC804", "unknown": "RC802"}
 
 
@@ -72,14 +73,18 @@ class Renderer:
     """Renders the texts of one language of one game.
 
     ``context`` holds the variables (:func:`rulecraft.site.context.spec_context`); ``rule_ids`` are
-    the rule ids the spec has, which ``{{ rule('4.4') }}`` links to on the rules page.
+    the rule ids the spec has, which ``{{ rule('4.4') }}`` links to on the rules page;
+    ``language`` (a Babel locale name) is the one whose plural rule counted phrases follow
+    (:mod:`rulecraft.plural`).
     """
 
-    def __init__(self, context: dict, rule_ids=()):
+    def __init__(self, context: dict, rule_ids=(), *, language: str):
         self.rule_ids = set(rule_ids)
+        self.language = language
         self.names = {**context, "rule": Exposed(self.rule_link)}
-        self._plain = Sandbox(undefined=_Strict, filters=FILTERS)
-        self._markdown = Sandbox(undefined=_Strict, filters={**FILTERS, "join": markdown_join},
+        filters = {**FILTERS, "plural": plural_filter(language)}
+        self._plain = Sandbox(undefined=_Strict, filters=filters)
+        self._markdown = Sandbox(undefined=_Strict, filters={**filters, "join": markdown_join},
                                  finalize=escape_value)
         for environment in (self._plain, self._markdown):
             environment.globals.update(self.names)
@@ -99,6 +104,13 @@ class Renderer:
         except TemplateProblem as problem:
             raise TextError(problem.message, problem.position or _position(text, 0),
                             code=CODES[problem.kind], hint=problem.hint) from None
+
+    def counted_problems(self, text) -> list[TextError]:
+        """The counted phrases of ``text`` that lack a form its language needs or are not
+        written as the ``plural`` filter's forms (:func:`rulecraft.plural.text_problems`), each as
+        a :class:`TextError` (RC814) at the phrase's file, line and column."""
+        return [TextError(f"a counted phrase {message}", position or _position(text, 0), code="RC814")
+                for position, message in text_problems(self._plain, text, self.language)]
 
     def render(self, text, **variables) -> str:
         """One text (a :class:`~rulecraft.loader.Text` from a text file, or a plain string) as

@@ -17,15 +17,16 @@ form, as in ICU.
 A phrase must give ``other`` (ICU's form for any number no other category claims) and every
 category a whole number from 0 to :data:`~rulecraft.limits.MAX_COUNTED_NUMBER` falls into in its
 language: Russian one, few, many and other; English, Finnish, German, Spanish and Italian one and
-other (Spanish and Italian may add ``many``, the category of whole millions). :func:`text_problems`
-finds the phrases of a text without rendering it (``rulecraft site check`` and the terminal's
-words test use it) and says, at the phrase's line and column, what each lacks. The forms are
+other (Spanish and Italian may add ``many``, the category of whole millions). :func:`phrases`
+finds the phrases of a text without rendering it, and :func:`text_problems` says, at each
+phrase's line and column, what it lacks (``rulecraft site check`` lists them, RC814). The forms are
 plain quoted strings of the template, read by Jinja2's parser in the sandbox; the number replaces
 each ``#`` by joining strings, never through ``str.format``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 import re
 
@@ -130,12 +131,23 @@ def _whole(number) -> int:
     return int(number)
 
 
-def text_problems(environment, text, language: str) -> list[tuple[object, str]]:
-    """The problems of every counted phrase written in ``text`` (a loader ``Text`` or a string)
-    with inline forms, found by parsing it with ``environment`` (a Jinja2 environment, the
-    sandbox) without rendering: ``[(position, message)]``, the position that of the phrase's
-    ``plural`` (None for a plain string). A text that does not parse has none here (its syntax
-    error is reported where it is read). A phrase's forms must be quoted text."""
+@dataclass(frozen=True)
+class Phrase:
+    """One counted phrase written in a text: ``position`` that of its ``plural`` (None in a
+    plain string); ``forms`` its inline forms (category → text), or None when it counts a
+    glossary ``term`` (that term as written, ``term.ap``); ``problems`` what
+    :func:`form_problems` (or the way it is written) finds wrong with it."""
+
+    position: object
+    forms: dict | None
+    term: str | None
+    problems: tuple[str, ...]
+
+
+def phrases(environment, text, language: str) -> list[Phrase]:
+    """Every counted phrase written in ``text`` (a loader ``Text`` or a string), found by
+    parsing it with ``environment`` (a Jinja2 environment, the sandbox) without rendering it.
+    A text that does not parse has none here (its syntax error is reported where it is read)."""
     source = str(text)
     if FILTER not in source:
         return []
@@ -145,7 +157,7 @@ def text_problems(environment, text, language: str) -> list[tuple[object, str]]:
         return []
     places = _places(source)
     seen: dict[int, int] = {}
-    problems = []
+    found = []
     for node in tree.find_all(nodes.Filter):
         if node.name != FILTER:
             continue
@@ -153,21 +165,43 @@ def text_problems(environment, text, language: str) -> list[tuple[object, str]]:
         on_line = places.get(node.lineno, [])
         offset = on_line[min(index, len(on_line) - 1)] if on_line else 0
         position = text.at(offset) if hasattr(text, "at") else None
-        problems += [(position, message) for message in _node_problems(node, language)]
-    return problems
+        found.append(_phrase(node, position, language))
+    return found
 
 
-def _node_problems(node: nodes.Filter, language: str) -> list[str]:
+def text_problems(environment, text, language: str) -> list[tuple[object, str]]:
+    """``[(position, message)]`` for each problem of each counted phrase of ``text`` (see
+    :func:`phrases`): what ``rulecraft site check`` lists, at the phrase's line and column."""
+    return [(phrase.position, problem) for phrase in phrases(environment, text, language)
+            for problem in phrase.problems]
+
+
+def _phrase(node: nodes.Filter, position, language: str) -> Phrase:
     if node.dyn_args or node.dyn_kwargs or (node.args and (node.kwargs or len(node.args) > 1)):
-        return ['plural(…) takes either one glossary term or its forms written one="# …"']
-    if node.args:
-        return []               # a glossary term: its count: forms are checked with the glossary
+        return Phrase(position, None, None,
+                      ('plural(…) takes either one glossary term or its forms written one="# …"',))
+    if node.args:               # a glossary term: its count: forms are checked with the glossary
+        return Phrase(position, None, _written(node.args[0]), ())
     forms = {}
     for keyword in node.kwargs:
         if not (isinstance(keyword.value, nodes.Const) and isinstance(keyword.value.value, str)):
-            return [f'its {keyword.key} form is not quoted text: write {keyword.key}="# …"']
+            return Phrase(position, None, None,
+                          (f'its {keyword.key} form is not quoted text: write {keyword.key}="# …"',))
         forms[keyword.key] = keyword.value.value
-    return form_problems(language, forms)
+    return Phrase(position, forms, None, tuple(form_problems(language, forms)))
+
+
+def _written(node) -> str | None:
+    """A glossary term's expression as a text writes it (``term.ap``, ``term['ap']``), or None."""
+    if isinstance(node, nodes.Name):
+        return node.name
+    if isinstance(node, nodes.Getattr):
+        owner = _written(node.node)
+        return owner and f"{owner}.{node.attr}"
+    if isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+        owner = _written(node.node)
+        return owner and f"{owner}[{node.arg.value!r}]"
+    return None
 
 
 def _places(source: str) -> dict[int, list[int]]:

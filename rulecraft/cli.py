@@ -123,7 +123,7 @@ def _narrator(loaded, game: str, language: str, options: dict):
 
 
 # the optional extras (pyproject.toml) that provide the modules a command may import lazily
-EXTRAS = {"babel": "site", "mkdocs": "site", "material": "site", "mkdocs_static_i18n": "site",
+EXTRAS = {"markdown_it": "site", "mkdocs": "site", "material": "site", "mkdocs_static_i18n": "site",
           "pyspiel": "rl", "pettingzoo": "rl", "gymnasium": "rl", "numpy": "rl"}
 
 

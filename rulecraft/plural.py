@@ -18,8 +18,8 @@ A phrase must give ``other`` (ICU's form for any number no other category claims
 category a whole number from 0 to :data:`~rulecraft.limits.MAX_COUNTED_NUMBER` falls into in its
 language: Russian one, few, many and other; English, Finnish, German, Spanish and Italian one and
 other (Spanish and Italian may add ``many``, the category of whole millions). :func:`phrases`
-finds the phrases of a text without rendering it, and :func:`text_problems` says, at each
-phrase's line and column, what it lacks (``rulecraft site check`` lists them, RC814). The forms are
+finds the phrases of a text without rendering it, each with what it lacks and its line and column
+(``rulecraft site check`` lists them, RC814). The forms are
 plain quoted strings of the template, read by Jinja2's parser in the sandbox; the number replaces
 each ``#`` by joining strings, never through ``str.format``.
 """
@@ -167,13 +167,6 @@ def phrases(environment, text, language: str) -> list[Phrase]:
         position = text.at(offset) if hasattr(text, "at") else None
         found.append(_phrase(node, position, language))
     return found
-
-
-def text_problems(environment, text, language: str) -> list[tuple[object, str]]:
-    """``[(position, message)]`` for each problem of each counted phrase of ``text`` (see
-    :func:`phrases`): what ``rulecraft site check`` lists, at the phrase's line and column."""
-    return [(phrase.position, problem) for phrase in phrases(environment, text, language)
-            for problem in phrase.problems]
 
 
 def _phrase(node: nodes.Filter, position, language: str) -> Phrase:

@@ -29,7 +29,7 @@ from jinja2.exceptions import SecurityError
 
 from rulecraft.errors import Position
 from rulecraft.sandbox import Exposed, Sandbox, TemplateProblem
-from rulecraft.plural import plural_filter, text_problems
+from rulecraft.plural import Phrase, phrases, plural_filter
 from rulecraft.site.context import UnknownName, signed, upfirst
 from rulecraft.site.markup import (MarkdownRefused, Safe, markdown_escape, markdown_escape_inline,
                                    plain_text, sanitize, slug)
@@ -105,12 +105,16 @@ class Renderer:
             raise TextError(problem.message, problem.position or _position(text, 0),
                             code=CODES[problem.kind], hint=problem.hint) from None
 
+    def counted_phrases(self, text) -> list[Phrase]:
+        """The counted phrases written in ``text`` (:func:`rulecraft.plural.phrases`)."""
+        return phrases(self._plain, text, self.language)
+
     def counted_problems(self, text) -> list[TextError]:
         """The counted phrases of ``text`` that lack a form its language needs or are not
-        written as the ``plural`` filter's forms (:func:`rulecraft.plural.text_problems`), each as
-        a :class:`TextError` (RC814) at the phrase's file, line and column."""
-        return [TextError(f"a counted phrase {message}", position or _position(text, 0), code="RC814")
-                for position, message in text_problems(self._plain, text, self.language)]
+        written as the ``plural`` filter's forms, each as a :class:`TextError` (RC814) at the
+        phrase's file, line and column."""
+        return [TextError(f"a counted phrase {problem}", phrase.position or _position(text, 0), code="RC814")
+                for phrase in self.counted_phrases(text) for problem in phrase.problems]
 
     def render(self, text, **variables) -> str:
         """One text (a :class:`~rulecraft.loader.Text` from a text file, or a plain string) as

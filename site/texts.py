@@ -17,7 +17,8 @@ In a translation every mapping entry carries ``source_hash:``, the :func:`entry_
 English entry it was translated from; string entries (``phases``, ``events``, ``notations``) are
 stamped under ``source_hashes: {section: {key: hash}}``. An entry whose stamp differs from the
 English entry's hash is stale. Text values are Jinja2 templates filled from the spec
-(:mod:`rulecraft.site.templating`).
+(:mod:`rulecraft.site.templating`); a count in them is a counted phrase,
+``{{ n | plural(one='# move', other='# moves') }}`` (:mod:`rulecraft.plural`).
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def test_a_formation_is_listed_and_typed_as_the_rulebook_writes_it(tmp_path, mon
     # the 66 formations grouped by the number of defenders, six to a line
     assert re.search(r"^ +39\. 4-0-6 +40\. 4-1-5 +41\. 4-2-4 +42\. 4-3-3 +43\. 4-4-2 +44\. 4-5-1$\n"
                      r" +45\. 4-6-0$", screen, re.M)
-    assert "  home line up 4-4-2" in screen
+    assert "  home lines up 4-4-2" in screen
 
 
 def test_a_formation_is_typed_as_written_also_under_finnish(tmp_path, monkeypatch):

@@ -197,7 +197,7 @@ TAKTINEN = ["play", "taktinen", "--human", "home", "--seed", 3]
 TAKTINEN_BOTS = ["play", "taktinen", "--seed", 7, "-O", "max_turns_per_half=10"]
 ITEMS = {
     "status line": (TAKTINEN, ["q"], [r"· half 1 · minute \d+ · goals home 0, away 0 · to play: home$"]),
-    "4-4-2 typed": (TAKTINEN, ["4-4-2", "q"], [r"(^|  ) +\d+\. 4-4-2( |$)", r"^  home line up 4-4-2$"]),
+    "4-4-2 typed": (TAKTINEN, ["4-4-2", "q"], [r"(^|  ) +\d+\. 4-4-2( |$)", r"^  home lines up 4-4-2$"]),
     "any case and help": (TICTACTOE, ["?", "Help", "BOARD", "Q"],
                           [r"u or undo: take back your last decision(.|\n)*u or undo", r"saved to tictactoe-1\.log"]),
     "a notation in another case": (TICTACTOE, ["c3", "q"], [r"^x: C3$"]),

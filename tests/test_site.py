@@ -161,7 +161,7 @@ def test_a_placeholder_typo_names_the_text_file_line_column_and_unknown_name(roo
 
 
 def test_unknown_names_never_render_as_empty_text():
-    renderer = Renderer({"term": glossary_terms({}, "en")})
+    renderer = Renderer({"term": glossary_terms({}, "en")}, language="en")
     for source in ("{{ tabel }}", "{{ term.zone }}", "{{ rule('9.9') }}"):
         with pytest.raises(RulecraftError):
             renderer.render(source)
@@ -169,12 +169,12 @@ def test_unknown_names_never_render_as_empty_text():
 
 def test_plural_forms_follow_each_language_cldr_rule():
     russian = load_text(GAME / "text", "ru")
-    renderer = Renderer({"term": glossary_terms(russian.section("glossary"), "ru")})
+    renderer = Renderer({"term": glossary_terms(russian.section("glossary"), "ru")}, language="ru")
     shown = [renderer.render("{{ n | plural(term.player) }}", n=n) for n in (1, 2, 5, 21, 22, 11)]
     assert shown == ["1\u00a0игрок", "2\u00a0игрока", "5\u00a0игроков", "21\u00a0игрок",
                      "22\u00a0игрока", "11\u00a0игроков"]
     finnish = load_text(GAME / "text", "fi")
-    renderer = Renderer({"term": glossary_terms(finnish.section("glossary"), "fi")})
+    renderer = Renderer({"term": glossary_terms(finnish.section("glossary"), "fi")}, language="fi")
     assert renderer.render("{{ 10 | plural(term.outfield) }}") == "10\u00a0kenttäpelaajaa"
 
 

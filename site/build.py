@@ -192,12 +192,13 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
     entries = [{"locale": language, "name": LANGUAGE_NAMES[language],
                 "link": f"{base}/" if language == default else f"{base}/{language}/",
                 "site_name": attribute_escape(site_texts[language].entry("pages", "landing")["title"]),
+                "generator": attribute_escape(site_texts[language].entry("pages", "labels")["generator"]),
                 "default": language == default}
                for language in languages]
     games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta.title), "files": list(PAGE_FILES.values())}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
-        site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),
+        site_name=entries[0]["site_name"], generator=entries[0]["generator"], site_url=site_url, site_dir=str(site_dir),
         languages=entries, games=games)
 
 

@@ -67,7 +67,7 @@ def required_keys(book: Book) -> dict[str, list[str]]:
     names = list(ir.teams) + list(ir.kinds) + [v for values in ir.enums.values() for v in values] \
         + [f.name for f in ir.fields if f.show and f.name != "at"] + [a.name for a in ir.actions]
     return {
-        "rules": book.rule_ids,
+        "rules": book.section_ids,
         "open_questions": [q["id"] for q in ir.open_questions],
         "examples": [s.id for s in book.scenarios],
         "tables": list(rules.tables),

@@ -181,11 +181,20 @@ class GamePages:
         phases = self.texts.section("phases")
         steps, summarised = [], set()
         for phase, rule in self.book.phase_order(section):
-            steps.append({"title": str(phases.get(phase, phase)), "rule": rule,
-                          "rule_title": self.text("rules", rule, "title"),
+            steps.append({"title": str(phases.get(phase, phase)), "rule": rule, "ref": self._rule_ref(rule),
+                          "heading": self._rule_heading(rule),
                           "summary": "" if rule in summarised else self.text("rules", rule, "summary")})
             summarised.add(rule)
         return steps
+
+    def _rule_ref(self, rule: str) -> Safe:
+        """How a page cites a rule: its number, or its title when the id is no number."""
+        return Safe(markdown_escape_inline(rule)) if _numbered(rule) else self.text("rules", rule, "title")
+
+    def _rule_heading(self, rule: str) -> Safe:
+        """A rule's number and title, as its heading on the rules page shows them."""
+        title = self.text("rules", rule, "title")
+        return Safe(f"{markdown_escape_inline(rule)} {title}") if _numbered(rule) else title
 
     def _setup(self) -> str:
         return self._render("sequence.md.j2", "setup", steps=self._sequence("setup"))
@@ -195,28 +204,33 @@ class GamePages:
 
     def _rules(self) -> str:
         chapters = self.page("rules").get("chapters") or {}
-        phases = self.texts.section("phases")
         sections = []
         seen_chapters = set()
-        for rule, uses in self.book.rule_uses.items():
+        for rule in self.book.section_ids:
+            uses = self.book.rule_uses.get(rule, [])
             chapter = rule.split(".")[0]
             if chapter not in seen_chapters and chapter != rule:
                 sections.append({"chapter": chapter, "title": chapters.get(chapter, chapter)})
             seen_chapters.add(chapter)
-            spec = []
-            for kind, name in uses:
-                if kind == "phase":
-                    words = f"{self.labels['phase']} {phases.get(name, name)}"
-                    spec.append(Safe(markdown_escape_inline(words)))
-                elif kind == "table":
-                    spec.append(Safe(f"[{markdown_escape_inline(self.labels['table'])} "
-                                     f"{self.text('tables', name, 'title')}](tables.md#{slug('table-' + name)})"))
-                else:
-                    spec.append(Safe(f"{markdown_escape_inline(self.labels[kind])} {code_span(name)}"))
-            sections.append({"rule": rule, "level": min(rule.count(".") + 2, 6),
+            sections.append({"rule": rule, "number": rule if _numbered(rule) else None,
+                             "level": min(rule.count(".") + 2, 6),
                              "title": self.text("rules", rule, "title"),
-                             "text": self.text("rules", rule, "text"), "spec": spec})
+                             "text": self.text("rules", rule, "text"), "see_also": self._see_also(uses)})
         return self._render("rules.md.j2", "rules", sections=sections)
+
+    def _see_also(self, uses: list[tuple[str, str]]) -> list[Safe]:
+        """What a reader may look up beside a rule: the phases it is played in (by their titles)
+        and the tables it uses (linked). Actions, triggers and invariants are the spec's own
+        machinery, which the rule's text already tells in words."""
+        phases = self.texts.section("phases")
+        found = []
+        for kind, name in uses:
+            if kind == "phase":
+                found.append(Safe(markdown_escape_inline(f"{self.labels['phase']} {phases.get(name, name)}")))
+            elif kind == "table":
+                found.append(Safe(f"[{markdown_escape_inline(self.labels['table'])} "
+                                  f"{self.text('tables', name, 'title')}](tables.md#{slug('table-' + name)})"))
+        return list(dict.fromkeys(found))
 
     def _tables(self) -> str:
         return self._render("tables.md.j2", "tables", tables=self._table_list())
@@ -225,7 +239,7 @@ class GamePages:
         result = []
         for name, definition in self.book.tables().items():
             headers = self.texts.entry("tables", name)
-            result.append({"name": name, "rule": definition.rule,
+            result.append({"name": name, "rule": definition.rule, "ref": self._rule_ref(definition.rule),
                            "title": self.text("tables", name, "title"),
                            "markdown": Safe(table_markdown(definition, self.word, headers))})
         return result
@@ -249,8 +263,10 @@ class GamePages:
             data = stage(player_data(self.book, scenario, self.frames[scenario.id], self.language),
                          space_boxes(rules), self.labels)
             self.example_data[scenario.id] = data
-            examples.append({"id": scenario.id, "rule": scenario.rule,
-                             "section": self.book.rule_section(scenario.rule),
+            section = self.book.rule_section(scenario.rule)
+            examples.append({"id": scenario.id, "rule": scenario.rule, "section": section,
+                             "ref": Safe(markdown_escape_inline(scenario.rule)) if _numbered(scenario.rule) else None,
+                             "section_ref": self._rule_ref(section) if section else None,
                              "title": self.text("examples", scenario.id, "title"),
                              "svg": Safe(board_svg(rules, label=None,
                                                    end_names=[self.word(t) for t in ir.teams]
@@ -271,6 +287,12 @@ class GamePages:
         return self._render("quick_reference.md.j2", "quick_reference",
                             setup=self._sequence("setup"), turn=self._sequence("turn"),
                             tables=self._table_list())
+
+
+def _numbered(rule_id: str) -> bool:
+    """Whether a rule id is a section number (4, 4.7.5) that a heading shows, rather than a
+    name the spec keeps only as the section's anchor (street-soccer's "Ball schießen")."""
+    return all(part.isdigit() for part in str(rule_id).split("."))
 
 
 def start_positions(book) -> list[int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 import json
 from pathlib import Path
+import unicodedata
 from urllib.parse import quote
 
 import jinja2
@@ -25,13 +26,15 @@ from rulecraft.site.position import layers_svg, stage
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
 from rulecraft.site.templating import Renderer, escape_value, markdown_join
-from rulecraft.site.texts import PAGES, TextError
+from rulecraft.site.texts import PAGES, SOURCE_LANGUAGE, TextError
 
 TEMPLATES = Path(__file__).with_name("templates")
 PAGE_FILES = {"overview": "index.md", "board": "board.md", "setup": "setup.md", "turn": "turn.md",
               "rules": "rules.md", "tables": "tables.md", "notes": "notes.md",
-              "examples": "examples.md", "quick_reference": "quick-reference.md"}
-BLOCK_PARTS = ("text", "aim", "credits", "question", "resolution")   # Markdown blocks; others are one line
+              "examples": "examples.md", "quick_reference": "quick-reference.md", "glossary": "glossary.md"}
+FAQ_FILE = "faq.md"           # only for a game whose original rulebook has questions and answers
+LABELLED_PAGES = ("glossary", "faq")     # titled by the site's labels, their words all from the texts
+BLOCK_PARTS = ("text", "aim", "credits", "question", "resolution", "answer")   # Markdown blocks; others are one line
 
 
 def render_part(renderer: Renderer, section: str, key: str, part: str, text, **variables):
@@ -115,15 +118,19 @@ class GamePages:
 
     def write(self) -> dict[str, str]:
         """Render every page; returns ``{file name: Markdown}``."""
-        return {PAGE_FILES[name]: self.render(name) for name in PAGES}
+        return {page_file(name): self.render(name) for name in page_names(self.book)}
 
     def render(self, name: str) -> str:
         """The Markdown of one page (``overview``, ``board``, ``rules``, … see ``PAGES``)."""
         return getattr(self, f"_{name}")()
 
     def _render(self, template: str, name: str, **values) -> str:
+        page = {"title": self.labels[name]} if name in LABELLED_PAGES else self.page(name)
         return _environment().get_template(template).render(
-            page=self.page(name), labels=self.labels, title=self.book.ir().meta.title, **values)
+            page=page, labels=self.labels, title=self.book.ir().meta.title, **values)
+
+    def _title(self, name: str):
+        return self.labels[name] if name in LABELLED_PAGES else self.page(name)["title"]
 
     def _overview(self) -> str:
         ir = self.book.ir()
@@ -135,7 +142,7 @@ class GamePages:
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
                             pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice,
                             source=dict(ir.meta.source or {}), version=ir.meta.version,
-                            contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
+                            contents=[(page_file(n), self._title(n)) for n in page_names(self.book)[1:]])
 
     def _counted(self, count: int, name: str) -> str:
         if name in self.terms and self.terms[name].countable:
@@ -283,10 +290,49 @@ class GamePages:
         return legend_items(data, self.labels, {area: str(self.word(area)) for area in self.book.areas(options)
                                                 if area in outlined})
 
+    def _glossary(self) -> str:
+        """Every term of the language's glossary in its alphabetical order, each word once; in a
+        translation beside the English term it renders (a translator's notes stay in the texts)."""
+        english = self.book.texts[SOURCE_LANGUAGE].section("glossary")
+        rows = {}
+        for key, entry in self.texts.section("glossary").items():
+            source = english.get(key)
+            rows.setdefault(str(entry["term"]), [] if source is None or self.language == SOURCE_LANGUAGE
+                            else [str(source["term"])])
+        terms = [[term] + rows[term] for term in sorted(rows, key=lambda word: alphabetical(word, self.language))]
+        return self._render("glossary.md.j2", "glossary", terms=terms,
+                            translated=self.language != SOURCE_LANGUAGE)
+
+    def _faq(self) -> str:
+        questions = [{"id": key, "title": self.text("faq", key, "title"),
+                      "answer": self.text("faq", key, "answer")}
+                     for key in self.book.texts[SOURCE_LANGUAGE].section("faq")]
+        return self._render("faq.md.j2", "faq", questions=questions)
+
     def _quick_reference(self) -> str:
         return self._render("quick_reference.md.j2", "quick_reference",
                             setup=self._sequence("setup"), turn=self._sequence("turn"),
                             tables=self._table_list())
+
+
+def page_names(book) -> tuple[str, ...]:
+    """The pages of a game, in the navigation's order: the pages every game has, its glossary,
+    and a FAQ where its English texts have questions and answers (``faq:``)."""
+    faq = ("faq",) if book.texts[SOURCE_LANGUAGE].section("faq") else ()
+    return PAGES + ("glossary",) + faq
+
+
+def page_file(name: str) -> str:
+    """The Markdown file of page ``name``."""
+    return FAQ_FILE if name == "faq" else PAGE_FILES[name]
+
+
+def alphabetical(word: str, language: str) -> tuple:
+    """A sort key putting words in a glossary's order: case and accents ignored (é with e, ä
+    with a), except the letters Finnish alphabetises after z (å, ä, ö)."""
+    kept = "åäö" if language == "fi" else ""
+    letters = "".join(c if c in kept else unicodedata.normalize("NFD", c)[0] for c in word.casefold())
+    return (letters, word)
 
 
 def _numbered(rule_id: str) -> bool:

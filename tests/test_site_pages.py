@@ -21,7 +21,7 @@ import yaml
 from rulecraft.site.book import Book
 from rulecraft.site.build import build_site
 from rulecraft.site.markup import slug
-from rulecraft.site.pages import PAGE_FILES
+from rulecraft.site.pages import PAGE_FILES, page_file, page_names
 from rulecraft.site.texts import LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, load_texts
 
 from helpers import REPO
@@ -46,7 +46,7 @@ def site(tmp_path_factory) -> Path:
     return build_site(root, out=root / "build" / "site", source=root / "build" / "site-src").site_dir
 
 
-def page_file(site: Path, language: str, game: str, name: str) -> Path:
+def built_page(site: Path, language: str, game: str, name: str) -> Path:
     """The HTML file of page ``name`` (``rules.md``) of ``game`` in ``language``."""
     folder = site if language == SOURCE_LANGUAGE else site / language
     stem = name.removesuffix(".md")
@@ -131,8 +131,8 @@ def test_no_translated_page_shows_spec_furniture(site, language):
     found = []
     for game in GAMES:
         book = Book(site.parent.parent / "rulespecs" / game, ("en",))
-        for name in PAGE_FILES.values():
-            found += [f"{game}/{name}: {hit}" for hit in furniture(book, readable(page_file(site, language, game, name)))]
+        for name in map(page_file, page_names(book)):
+            found += [f"{game}/{name}: {hit}" for hit in furniture(book, readable(built_page(site, language, game, name)))]
     assert not found, f"{len(found)} pieces of spec furniture, first:\n  " + "\n  ".join(found[:25])
 
 
@@ -157,7 +157,7 @@ def test_every_languages_credits_use_its_own_labels(site, game):
     for language in LANGUAGES:
         labels = _labels(language)
         own = " ".join(str(v) for v in book.texts[language].data.get("pages", {}).get("overview", {}).values()).lower()
-        tree = _tree(page_file(site, language, game, "index.md"))
+        tree = _tree(built_page(site, language, game, "index.md"))
         heading = [h for h in tree.iter("h2") if _heading_text(h) == labels["credits"]]
         assert heading, (language, labels["credits"])
         items = heading[0].xpath("following-sibling::ul[1]/li")
@@ -188,7 +188,7 @@ def test_every_page_heading_names_the_game_and_the_footer_speaks_the_language(si
     for game in GAMES:
         title = Book(site.parent.parent / "rulespecs" / game, ("en",)).ir().meta.title
         for name in PAGE_FILES.values():
-            tree = _tree(page_file(site, language, game, name))
+            tree = _tree(built_page(site, language, game, name))
             heading = _heading_text(next(tree.iter("h1")))
             if title not in heading:
                 wrong.append((game, name, heading))
@@ -212,11 +212,11 @@ def test_the_sequences_cite_each_phases_own_rule_and_rules_nest_under_their_pare
     on the rules page every numbered section stands under its parent's heading (5.5.2 under
     5.5, never under 5.4) and shows its own number."""
     for section, name in (("setup", "setup.md"), ("turn", "turn.md")):
-        tree = _tree(page_file(site, "fi", game, name))
+        tree = _tree(built_page(site, "fi", game, name))
         links = [a.get("href").split("#", 1)[1] for a in tree.xpath("//article//ol/li/a[contains(@href, 'rules/#')]")]
         named = iter(links)       # a phase a step calls (phases:) is listed where it is played
         assert all(slug(rule) in named for rule in _spec_phase_rules(game, section) if rule), (section, links)
-    tree = _tree(page_file(site, "fi", game, "rules.md"))
+    tree = _tree(built_page(site, "fi", game, "rules.md"))
     above: dict[int, str] = {}
     misplaced = []
     for heading in tree.xpath("//article//*[self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"):
@@ -233,3 +233,26 @@ def test_the_sequences_cite_each_phases_own_rule_and_rules_nest_under_their_pare
             if above.get(level - 1) not in (parent, f"chapter-{parent}"):
                 misplaced.append((ident, "under", above.get(level - 1)))
     assert not misplaced, misplaced
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_game_has_a_glossary_and_a_faq_where_its_original_has_one(site, language):
+    """Issue 19: a glossary page per game and language lists every term of that language's
+    glossary (a translation beside the English term); a game whose texts answer the original's
+    questions (BALL's rulebook has a FAQ) has a FAQ page showing each question, reached from its
+    overview."""
+    for game in GAMES:
+        book = Book(site.parent.parent / "rulespecs" / game, LANGUAGES)
+        cells = [" ".join(cell.text_content().split())
+                 for cell in _tree(built_page(site, language, game, "glossary.md")).iter("td")]
+        terms = {str(entry["term"]) for entry in book.texts[language].section("glossary").values()}
+        assert terms and terms <= set(cells), (game, sorted(terms - set(cells))[:5])
+        questions = book.texts[language].section("faq")
+        faq = built_page(site, language, game, "faq.md")
+        assert faq.is_file() == bool(questions), game
+        if questions:
+            shown = {_heading_text(h) for h in _tree(faq).iter("h2")}
+            assert {str(q["title"]) for q in questions.values()} <= shown, game
+            overview = _tree(built_page(site, language, game, "index.md"))
+            assert overview.xpath("//article//a[@href='faq/']"), game
+    assert (site / "ball" / "faq" / "index.html").is_file()

@@ -41,6 +41,7 @@ class FlowReader(Sizes):
         self._step_specs: dict = {}     # node index -> (its step mapping, its phase's when-mapping)
         self._next_specs: dict = {}     # node index of a next: node -> the phase mapping
         self._copies: dict = {}         # node index -> (labels, called phase) inside a called copy
+        self.phase_rules: dict = {}     # phase of setup: or turn: -> the rule id the phase names
         seen: dict = {}
         setup = data.get("setup") or Sequence()
         turn = data["turn"]
@@ -93,6 +94,8 @@ class FlowReader(Sizes):
         """The nodes of ``phase`` (called ``name``), appended to ``nodes``; its step labels go into
         ``labels``; ``calling`` are the called phases being inlined around it."""
         rule = self.rule_of(phase, f"phase '{name}'")
+        if owner_action is None and not calling and name in self._flow_names:
+            self.phase_rules.setdefault(name, rule)
         steps = phase.get("steps")
         if steps is None:
             single = Mapping({k: v for k, v in phase.items() if k not in ("phase", "steps", "doc", "next")})

@@ -591,3 +591,4 @@ class GameIR:
     routines: list = field(default_factory=list)   # RoutineIR, in the order they were made
     upkeep: list = field(default_factory=list)     # the derived fields' RoutineIR, inputs first
     frame: list = field(default_factory=list)      # FieldIR of the action frame (compiler/frames.py)
+    phase_rules: dict = field(default_factory=dict)  # phase of setup:/turn: -> the rule id it names

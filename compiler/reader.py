@@ -95,7 +95,7 @@ class SpecReader(DeclarationsReader, BoardReader, PiecesReader, ActionsReader, E
             open_questions=self.read_open_questions(data.get("open_questions")),
             first_turn_node=first_turn, constants=self.constants(), faults=symbols.faults,
             warnings=symbols.warnings, end_rule=end_rule, reached=self.reached,
-            routines=routines + upkeep, upkeep=upkeep)
+            routines=routines + upkeep, upkeep=upkeep, phase_rules=self.phase_rules)
         self.frames.settle(game)
         return game
 

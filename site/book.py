@@ -145,6 +145,8 @@ class Book:
         def add(rule, kind, name):
             if rule and (kind, name) not in uses.setdefault(str(rule), []):
                 uses[str(rule)].append((kind, name))
+        for phase, rule in ir.phase_rules.items():
+            add(rule, "phase", phase)
         for node in ir.nodes:
             add(node.rule, "action" if node.owner_action else "phase", node.owner_action or node.phase)
         for action in ir.actions:
@@ -164,6 +166,18 @@ class Book:
         """Every rule id the spec cites, in rulebook order (the keys of :attr:`rule_uses`)."""
         return list(self.rule_uses)
 
+    @property
+    def section_ids(self) -> list[str]:
+        """The rulebook's sections in order: every rule id the spec cites and each numbered
+        parent of one that it does not cite (5.5 above 5.5.2), so that no section stands under
+        a sibling's heading; a chapter (4) is titled by the rules page's ``chapters``."""
+        sections = dict.fromkeys(self.rule_ids)
+        for rule in self.rule_ids:
+            parts = rule.split(".")
+            if all(part.isdigit() for part in parts):
+                sections.update((".".join(parts[:n]), None) for n in range(2, len(parts)))
+        return sorted(sections, key=rule_sort_key)
+
     def rule_section(self, rule_id: str) -> str | None:
         """The rulebook section that holds ``rule_id``: itself, else its nearest parent, else None."""
         parts = str(rule_id).split(".")
@@ -174,12 +188,13 @@ class Book:
         return None
 
     def phase_order(self, section: str) -> list:
-        """The phases of ``setup`` or ``turn`` in flow order: ``(phase id, rule id)`` pairs."""
+        """The phases of ``setup`` or ``turn`` in flow order: ``(phase id, rule id)`` pairs, each
+        with the rule the phase names (not a step's own)."""
         ir = self.ir()
         seen: dict[str, str] = {}
         for node in ir.nodes:
             if node.owner_action is None and (node.index < ir.first_turn_node) == (section == "setup"):
-                seen.setdefault(node.phase, node.rule)
+                seen.setdefault(node.phase, ir.phase_rules.get(node.phase, node.rule))
         return list(seen.items())
 
     def renderer(self, language: str) -> Renderer:
@@ -192,7 +207,7 @@ class Book:
                 entry = texts.entry("tables", name)
                 return dict(entry) if entry is not None else {}
             context = spec_context(self.ir(), self.game().rules, terms, headers, self.tables())
-            self._renderers[language] = Renderer(context, self.rule_ids, language=language)
+            self._renderers[language] = Renderer(context, self.section_ids, language=language)
         return self._renderers[language]
 
     @cached_property

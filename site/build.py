@@ -36,7 +36,7 @@ from rulecraft.site.check import check_book, check_site_texts, worklist
 from rulecraft.site.examples import play
 from rulecraft.site.markup import attribute_escape
 from rulecraft.site.outputs import MARKER, MARKER_TEXT, check_outputs, mark
-from rulecraft.site.pages import PAGE_FILES, GamePages, landing_page, site_labels
+from rulecraft.site.pages import GamePages, landing_page, page_file, page_names, site_labels
 from rulecraft.site.texts import (LANGUAGE_NAMES, LANGUAGES, SITE_TEXT, SOURCE_LANGUAGE, load_texts,
                                   site_languages)
 
@@ -192,12 +192,13 @@ def _mkdocs_config(books, languages, site_texts, site_url: str, site_dir: Path) 
     entries = [{"locale": language, "name": LANGUAGE_NAMES[language],
                 "link": f"{base}/" if language == default else f"{base}/{language}/",
                 "site_name": attribute_escape(site_texts[language].entry("pages", "landing")["title"]),
+                "generator": attribute_escape(site_texts[language].entry("pages", "labels")["generator"]),
                 "default": language == default}
                for language in languages]
-    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta.title), "files": list(PAGE_FILES.values())}
+    games = [{"slug": b.slug, "title": attribute_escape(b.ir().meta.title), "files": [page_file(n) for n in page_names(b)]}
              for b in books]
     return env.get_template("mkdocs.yml.j2").render(
-        site_name=entries[0]["site_name"], site_url=site_url, site_dir=str(site_dir),
+        site_name=entries[0]["site_name"], generator=entries[0]["generator"], site_url=site_url, site_dir=str(site_dir),
         languages=entries, games=games)
 
 

@@ -40,7 +40,7 @@ SITE_GAME = "(site)"
 LABEL_PARTS = {("tables", "keys"), ("tables", "value")}   # plain headers, shown as written
 KIND_NAMES = {"rules": "rule", "open_questions": "open question", "glossary": "term",
               "pages": "page", "tables": "table", "examples": "example", "phases": "phase",
-              "events": "event", "notations": "notation"}
+              "events": "event", "notations": "notation", "faq": "question"}
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def required_keys(book: Book) -> dict[str, list[str]]:
     names = list(ir.teams) + list(ir.kinds) + [v for values in ir.enums.values() for v in values] \
         + [f.name for f in ir.fields if f.show and f.name != "at"] + [a.name for a in ir.actions]
     return {
-        "rules": book.rule_ids,
+        "rules": book.section_ids,
         "open_questions": [q["id"] for q in ir.open_questions],
         "examples": [s.id for s in book.scenarios],
         "tables": list(rules.tables),
@@ -229,7 +229,7 @@ def _renders(game, texts: TextFile, renderer, variables: dict, actions=()) -> li
     during play) are read and checked against the sandbox's rules, and notations against the
     parameters of their action (``actions``: the game's :class:`ActionDef`\\ s)."""
     problems = []
-    for section in ("rules", "open_questions", "pages", "tables", "examples"):
+    for section in ("rules", "open_questions", "pages", "tables", "examples", "faq"):
         for key, entry in texts.section(section).items():
             for part, value in entry.items():
                 if part == HASH_KEY or (section, str(part)) in LABEL_PARTS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 import json
 from pathlib import Path
+import unicodedata
 from urllib.parse import quote
 
 import jinja2
@@ -25,13 +26,15 @@ from rulecraft.site.position import layers_svg, stage
 from rulecraft.site.markup import Safe, attribute_escape, code_span, markdown_escape_inline, plain_text, slug
 from rulecraft.site.narration import Names
 from rulecraft.site.templating import Renderer, escape_value, markdown_join
-from rulecraft.site.texts import PAGES, TextError
+from rulecraft.site.texts import PAGES, SOURCE_LANGUAGE, TextError
 
 TEMPLATES = Path(__file__).with_name("templates")
 PAGE_FILES = {"overview": "index.md", "board": "board.md", "setup": "setup.md", "turn": "turn.md",
               "rules": "rules.md", "tables": "tables.md", "notes": "notes.md",
-              "examples": "examples.md", "quick_reference": "quick-reference.md"}
-BLOCK_PARTS = ("text", "aim", "credits", "question", "resolution")   # Markdown blocks; others are one line
+              "examples": "examples.md", "quick_reference": "quick-reference.md", "glossary": "glossary.md"}
+FAQ_FILE = "faq.md"           # only for a game whose original rulebook has questions and answers
+LABELLED_PAGES = ("glossary", "faq")     # titled by the site's labels, their words all from the texts
+BLOCK_PARTS = ("text", "aim", "credits", "question", "resolution", "answer")   # Markdown blocks; others are one line
 
 
 def render_part(renderer: Renderer, section: str, key: str, part: str, text, **variables):
@@ -115,15 +118,19 @@ class GamePages:
 
     def write(self) -> dict[str, str]:
         """Render every page; returns ``{file name: Markdown}``."""
-        return {PAGE_FILES[name]: self.render(name) for name in PAGES}
+        return {page_file(name): self.render(name) for name in page_names(self.book)}
 
     def render(self, name: str) -> str:
         """The Markdown of one page (``overview``, ``board``, ``rules``, … see ``PAGES``)."""
         return getattr(self, f"_{name}")()
 
     def _render(self, template: str, name: str, **values) -> str:
+        page = {"title": self.labels[name]} if name in LABELLED_PAGES else self.page(name)
         return _environment().get_template(template).render(
-            page=self.page(name), labels=self.labels, title=self.book.ir().meta.title, **values)
+            page=page, labels=self.labels, title=self.book.ir().meta.title, **values)
+
+    def _title(self, name: str):
+        return self.labels[name] if name in LABELLED_PAGES else self.page(name)["title"]
 
     def _overview(self) -> str:
         ir = self.book.ir()
@@ -135,7 +142,7 @@ class GamePages:
         return self._render("overview.md.j2", "overview", teams=[self.word(t) for t in ir.teams],
                             pieces=pieces, spaces=self._counted(len(ir.board.spaces), "space"), dice=dice,
                             source=dict(ir.meta.source or {}), version=ir.meta.version,
-                            contents=[(PAGE_FILES[n], self.page(n)["title"]) for n in PAGES[1:]])
+                            contents=[(page_file(n), self._title(n)) for n in page_names(self.book)[1:]])
 
     def _counted(self, count: int, name: str) -> str:
         if name in self.terms and self.terms[name].countable:
@@ -181,11 +188,20 @@ class GamePages:
         phases = self.texts.section("phases")
         steps, summarised = [], set()
         for phase, rule in self.book.phase_order(section):
-            steps.append({"title": str(phases.get(phase, phase)), "rule": rule,
-                          "rule_title": self.text("rules", rule, "title"),
+            steps.append({"title": str(phases.get(phase, phase)), "rule": rule, "ref": self._rule_ref(rule),
+                          "heading": self._rule_heading(rule),
                           "summary": "" if rule in summarised else self.text("rules", rule, "summary")})
             summarised.add(rule)
         return steps
+
+    def _rule_ref(self, rule: str) -> Safe:
+        """How a page cites a rule: its number, or its title when the id is no number."""
+        return Safe(markdown_escape_inline(rule)) if _numbered(rule) else self.text("rules", rule, "title")
+
+    def _rule_heading(self, rule: str) -> Safe:
+        """A rule's number and title, as its heading on the rules page shows them."""
+        title = self.text("rules", rule, "title")
+        return Safe(f"{markdown_escape_inline(rule)} {title}") if _numbered(rule) else title
 
     def _setup(self) -> str:
         return self._render("sequence.md.j2", "setup", steps=self._sequence("setup"))
@@ -195,28 +211,33 @@ class GamePages:
 
     def _rules(self) -> str:
         chapters = self.page("rules").get("chapters") or {}
-        phases = self.texts.section("phases")
         sections = []
         seen_chapters = set()
-        for rule, uses in self.book.rule_uses.items():
+        for rule in self.book.section_ids:
+            uses = self.book.rule_uses.get(rule, [])
             chapter = rule.split(".")[0]
             if chapter not in seen_chapters and chapter != rule:
                 sections.append({"chapter": chapter, "title": chapters.get(chapter, chapter)})
             seen_chapters.add(chapter)
-            spec = []
-            for kind, name in uses:
-                if kind == "phase":
-                    words = f"{self.labels['phase']} {phases.get(name, name)}"
-                    spec.append(Safe(markdown_escape_inline(words)))
-                elif kind == "table":
-                    spec.append(Safe(f"[{markdown_escape_inline(self.labels['table'])} "
-                                     f"{self.text('tables', name, 'title')}](tables.md#{slug('table-' + name)})"))
-                else:
-                    spec.append(Safe(f"{markdown_escape_inline(self.labels[kind])} {code_span(name)}"))
-            sections.append({"rule": rule, "level": min(rule.count(".") + 2, 6),
+            sections.append({"rule": rule, "number": rule if _numbered(rule) else None,
+                             "level": min(rule.count(".") + 2, 6),
                              "title": self.text("rules", rule, "title"),
-                             "text": self.text("rules", rule, "text"), "spec": spec})
+                             "text": self.text("rules", rule, "text"), "see_also": self._see_also(uses)})
         return self._render("rules.md.j2", "rules", sections=sections)
+
+    def _see_also(self, uses: list[tuple[str, str]]) -> list[Safe]:
+        """What a reader may look up beside a rule: the phases it is played in (by their titles)
+        and the tables it uses (linked). Actions, triggers and invariants are the spec's own
+        machinery, which the rule's text already tells in words."""
+        phases = self.texts.section("phases")
+        found = []
+        for kind, name in uses:
+            if kind == "phase":
+                found.append(Safe(markdown_escape_inline(f"{self.labels['phase']} {phases.get(name, name)}")))
+            elif kind == "table":
+                found.append(Safe(f"[{markdown_escape_inline(self.labels['table'])} "
+                                  f"{self.text('tables', name, 'title')}](tables.md#{slug('table-' + name)})"))
+        return list(dict.fromkeys(found))
 
     def _tables(self) -> str:
         return self._render("tables.md.j2", "tables", tables=self._table_list())
@@ -225,7 +246,7 @@ class GamePages:
         result = []
         for name, definition in self.book.tables().items():
             headers = self.texts.entry("tables", name)
-            result.append({"name": name, "rule": definition.rule,
+            result.append({"name": name, "rule": definition.rule, "ref": self._rule_ref(definition.rule),
                            "title": self.text("tables", name, "title"),
                            "markdown": Safe(table_markdown(definition, self.word, headers))})
         return result
@@ -249,8 +270,10 @@ class GamePages:
             data = stage(player_data(self.book, scenario, self.frames[scenario.id], self.language),
                          space_boxes(rules), self.labels)
             self.example_data[scenario.id] = data
-            examples.append({"id": scenario.id, "rule": scenario.rule,
-                             "section": self.book.rule_section(scenario.rule),
+            section = self.book.rule_section(scenario.rule)
+            examples.append({"id": scenario.id, "rule": scenario.rule, "section": section,
+                             "ref": Safe(markdown_escape_inline(scenario.rule)) if _numbered(scenario.rule) else None,
+                             "section_ref": self._rule_ref(section) if section else None,
                              "title": self.text("examples", scenario.id, "title"),
                              "svg": Safe(board_svg(rules, label=None,
                                                    end_names=[self.word(t) for t in ir.teams]
@@ -267,10 +290,55 @@ class GamePages:
         return legend_items(data, self.labels, {area: str(self.word(area)) for area in self.book.areas(options)
                                                 if area in outlined})
 
+    def _glossary(self) -> str:
+        """Every term of the language's glossary in its alphabetical order, each word once; in a
+        translation beside the English term it renders (a translator's notes stay in the texts)."""
+        english = self.book.texts[SOURCE_LANGUAGE].section("glossary")
+        rows = {}
+        for key, entry in self.texts.section("glossary").items():
+            source = english.get(key)
+            rows.setdefault(str(entry["term"]), [] if source is None or self.language == SOURCE_LANGUAGE
+                            else [str(source["term"])])
+        terms = [[term] + rows[term] for term in sorted(rows, key=lambda word: alphabetical(word, self.language))]
+        return self._render("glossary.md.j2", "glossary", terms=terms,
+                            translated=self.language != SOURCE_LANGUAGE)
+
+    def _faq(self) -> str:
+        questions = [{"id": key, "title": self.text("faq", key, "title"),
+                      "answer": self.text("faq", key, "answer")}
+                     for key in self.book.texts[SOURCE_LANGUAGE].section("faq")]
+        return self._render("faq.md.j2", "faq", questions=questions)
+
     def _quick_reference(self) -> str:
         return self._render("quick_reference.md.j2", "quick_reference",
                             setup=self._sequence("setup"), turn=self._sequence("turn"),
                             tables=self._table_list())
+
+
+def page_names(book) -> tuple[str, ...]:
+    """The pages of a game, in the navigation's order: the pages every game has, its glossary,
+    and a FAQ where its English texts have questions and answers (``faq:``)."""
+    faq = ("faq",) if book.texts[SOURCE_LANGUAGE].section("faq") else ()
+    return PAGES + ("glossary",) + faq
+
+
+def page_file(name: str) -> str:
+    """The Markdown file of page ``name``."""
+    return FAQ_FILE if name == "faq" else PAGE_FILES[name]
+
+
+def alphabetical(word: str, language: str) -> tuple:
+    """A sort key putting words in a glossary's order: case and accents ignored (é with e, ä
+    with a), except the letters Finnish alphabetises after z (å, ä, ö)."""
+    kept = "åäö" if language == "fi" else ""
+    letters = "".join(c if c in kept else unicodedata.normalize("NFD", c)[0] for c in word.casefold())
+    return (letters, word)
+
+
+def _numbered(rule_id: str) -> bool:
+    """Whether a rule id is a section number (4, 4.7.5) that a heading shows, rather than a
+    name the spec keeps only as the section's anchor (street-soccer's "Ball schießen")."""
+    return all(part.isdigit() for part in str(rule_id).split("."))
 
 
 def start_positions(book) -> list[int]:

@@ -12,6 +12,8 @@ A game's ``rulespecs/<game>/text/<lang>.yaml`` (and the site's own ``site/text/<
 ``pages:``          per page: ``title``, ``text`` and the page's other labels
 ``tables:``         per table: ``title``, ``keys`` (one header per key) and ``value``
 ``examples:``       per scenario id: ``title``
+``faq:``            optional, where the original rulebook has questions and answers: per question
+                    id, ``title`` (the question, one line) and ``answer`` (Markdown)
 
 In a translation every mapping entry carries ``source_hash:``, the :func:`entry_hash` of the
 English entry it was translated from; string entries (``phases``, ``events``, ``notations``) are
@@ -38,7 +40,7 @@ PAGES = ("overview", "board", "setup", "turn", "rules", "tables", "notes", "exam
 LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "ru": "Русский", "es": "Español",
                   "de": "Deutsch", "it": "Italiano"}
 STRING_SECTIONS = ("phases", "events", "notations")
-ENTRY_SECTIONS = ("rules", "open_questions", "glossary", "pages", "tables", "examples")
+ENTRY_SECTIONS = ("rules", "open_questions", "glossary", "pages", "tables", "examples", "faq")
 SECTIONS = STRING_SECTIONS + ENTRY_SECTIONS
 HASH_KEY = "source_hash"
 SITE_TEXT = Path(__file__).with_name("text")

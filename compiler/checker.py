@@ -122,7 +122,7 @@ class Checker:
         handler = getattr(self, "_" + type(node).__name__, None)
         if handler is None:
             raise self.error(node.where, "this construct is not a value", "RC311")
-        return handler(node, scope)
+        return self.known(handler(node, scope), scope)
 
     def typed(self, node, scope: Scope, kind, what: str) -> ir.Expr:
         """The IR of ``node``, which must be of type ``kind`` (RC310 otherwise)."""
@@ -178,11 +178,12 @@ class Checker:
             hint = did_you_mean(word, list(scope.names) + list(self.symbols.names))
             raise self.error(node.where, f"unknown name '{word}'", "RC301",
                              hint or "declare it under state:, options: or define:")
-        return self.known(value, scope)
+        return value
 
     def known(self, value: ir.Expr, scope: Scope) -> ir.Expr:
-        """``value`` with what ``scope`` knows of it: not none where a test ruled that out."""
-        if value.nullable and path(value) in scope.facts:
+        """``value`` with what ``scope`` knows of it: not none where a test ruled that out
+        (a test on any value computed the same way from the same inputs, :func:`path`)."""
+        if value.nullable and scope.facts and path(value) in scope.facts:
             return replace(value, nullable=False)
         return value
 

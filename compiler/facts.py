@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
+from rulecraft.compiler.derived import reads
 from rulecraft.compiler.walk import children
 
 NONE = -1         # the value of none in the state and in the IR
@@ -41,22 +42,55 @@ class Scope:
         return Scope(self.names, facts, self.inherited)
 
 
-def path(expr: ir.Expr):
-    """A key naming the place ``expr`` reads (a variable, a state field of a fixed entity, ...),
-    so that a test on it is known where the same place is read again; None for other values."""
-    if isinstance(expr, ir.Var):
+def path(expr: ir.Expr, bound: tuple = ()):
+    """A key naming the value ``expr`` computes, so that a test on it is known where the same
+    value is computed again: equal for two expressions that compute the same value from the same
+    inputs (positions, checks and the names of the variables bound inside left out). Every
+    formula is pure, so the key stands for the value as long as its inputs do not change; each
+    state field it reads is in it as ``("field", name, ...)``, so that an effect writing the
+    field forgets the facts on it (:mod:`statements`). ``bound``: the variables of the
+    comprehensions around, keyed by their depth. None only for a list with hoisted parts."""
+    kind = type(expr)
+    if kind is ir.Var:
+        if expr.symbol in bound:
+            return ("bound", bound.index(expr.symbol))
         return ("var", id(expr.symbol))
-    if isinstance(expr, (ir.Checked, ir.Guarded, ir.InRange)):
-        return path(expr.value)
-    if isinstance(expr, ir.Slot):
+    if kind is ir.Const:
+        return ("const", expr.value)
+    if kind in (ir.Checked, ir.Guarded, ir.InRange):
+        return path(expr.value, bound)
+    if kind is ir.Slot:
         if expr.index is None:
             return ("field", expr.field.name)
-        inner = path(expr.index) if not isinstance(expr.index, ir.Const) else ("const", expr.index.value)
+        inner = path(expr.index, bound)
         return None if inner is None else ("field", expr.field.name, inner)
-    if isinstance(expr, ir.Static):        # a table fixed at compile time: step(z, d), a spec table
-        keys = tuple(("const", k.value) if isinstance(k, ir.Const) else path(k) for k in expr.keys)
-        return None if None in keys else ("table", expr.table.role, expr.table.name, keys)
-    return None
+    if kind is ir.Static:        # a table fixed at compile time: step(z, d), a spec table
+        return _keyed(("table", expr.table.role, expr.table.name), expr.keys, bound)
+    if kind is ir.Comprehension:
+        if expr.once:
+            return None
+        inner = bound + (expr.var,)
+        keys = (path(expr.source, bound),) + tuple(("-",) if part is None else path(part, inner)
+                                                   for part in (expr.stop, expr.cond, expr.value))
+        return None if None in keys else ("list",) + keys
+    if kind is ir.Call:          # a definition's value: its name, what it reads, its arguments
+        fields = tuple(("field", name) for name in sorted(reads(expr.routine.body)))
+        return _keyed(("call", expr.routine.name, fields), expr.args, bound)
+    if kind is ir.PieceCount:
+        return _keyed(("pieces", ("field", "at")), children(expr), bound)
+    head = (kind.__name__,) + tuple(getattr(expr, name) for name in _SETTINGS.get(kind, ()))
+    return _keyed(head, children(expr), bound)
+
+
+# the fields of a node class that say what it computes besides its parts
+_SETTINGS = {ir.Unary: ("op",), ir.Binary: ("op",), ir.Compare: ("op",), ir.Logic: ("op",),
+             ir.Member: ("negate",), ir.Aggregate: ("fn",), ir.AtLeast: ("least",), ir.Builtin: ("fn",)}
+
+
+def _keyed(head: tuple, parts, bound: tuple):
+    """``head`` followed by the keys of ``parts``; None when one of them has none."""
+    keys = tuple(path(part, bound) for part in parts)
+    return None if None in keys else head + keys
 
 
 def facts_of(test: ir.Expr, truth: bool) -> frozenset:
@@ -82,7 +116,24 @@ def facts_of(test: ir.Expr, truth: bool) -> frozenset:
         key = path(test.item)
         if key is not None:
             return frozenset({key})
+    if isinstance(test, ir.Call) and test.routine.kind == "formula":
+        return _given(facts_of(test.routine.body, truth), test.routine.params, test.args)
     return frozenset()
+
+
+def _given(facts: frozenset, params: tuple, args: tuple) -> frozenset:
+    """The ``facts`` of a definition's body on its parameters ``params``, said of the
+    arguments ``args`` it is called with."""
+    keys = {("var", id(param)): path(arg) for param, arg in zip(params, args)}
+
+    def said(fact):
+        if fact in keys:
+            return keys[fact]
+        if isinstance(fact, tuple):
+            parts = tuple(said(part) for part in fact)
+            return None if None in parts else parts
+        return fact
+    return frozenset(fact for fact in map(said, facts) if fact is not None)
 
 
 def checked_facts(e: ir.Expr) -> frozenset:

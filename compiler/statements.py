@@ -111,6 +111,7 @@ class Effects:
     def _For(self, node, scope, rule):
         check = self.checker
         var, source, inner = check.binder(node.var, node.var_where, node.source, scope)
+        inner = self.each_round(inner, node.body)
         cond = None
         if node.cond is not None:
             cond = check.truth(node.cond, inner)
@@ -126,10 +127,37 @@ class Effects:
         if not 1 <= limit <= MAX_ROUNDS:
             raise check.error(node.limit.where, f"a while loop's limit is from 1 to {MAX_ROUNDS:,}, not {limit}",
                               "RC318", "the most rounds the rules allow, e.g. the number of spaces")
+        scope = self.each_round(scope, node.body)
         test = check.truth(node.test, scope)
         body = self.block(node.body, scope.knowing(facts_of(test, True)), rule)
         fault = check.fault(node.where, f"the while loop's condition still holds after its limit of {limit} rounds")
         return [ir.While(where=node.where, test=test, limit=limit, body=body, fault=fault)]
+
+    def each_round(self, scope: Scope, body) -> Scope:
+        """``scope`` for what a loop computes each round (its test, its body): without the facts
+        on the fields its ``body`` (syntax statements) may write, since a round starts after the
+        one before has run."""
+        return _without(scope, self.assigned(body, set()))
+
+    def assigned(self, statements, seen: set) -> set:
+        """The names of the fields the syntax ``statements`` may write, in the procedures they
+        call too (``seen``: those already gone through)."""
+        found = set()
+        for stmt in statements:
+            if isinstance(stmt, syntax.Assign):
+                found.add(stmt.target.word if isinstance(stmt.target, syntax.Name) else stmt.target.name)
+            elif isinstance(stmt, syntax.Perform) and stmt.name in self.checker.symbols.procedures:
+                procedure = self.checker.symbols.procedures[stmt.name]
+                if procedure.name not in seen:
+                    seen.add(procedure.name)
+                    if procedure.tree is None:
+                        procedure.tree = syntax.effects(procedure.body)
+                    found |= self.assigned(procedure.tree, seen)
+            elif isinstance(stmt, syntax.Perform) and stmt.name == "move":
+                found.add("at")
+            for block in _blocks(stmt):
+                found |= self.assigned(block, seen)
+        return found
 
     def _Goto(self, node, scope, rule):
         symbols = self.checker.symbols
@@ -261,22 +289,29 @@ def _forget(scope: Scope, stmt) -> Scope:
         return scope
     written = set()
     _written(stmt, written)
-    if not written:
+    return _without(scope, written)
+
+
+def _without(scope: Scope, written: set) -> Scope:
+    """``scope`` without the facts on a value that reads one of the fields ``written``."""
+    if not written or not scope.facts:
         return scope
-    kept = frozenset(fact for fact in scope.facts if not _mentions(fact, written))
-    return scope.keeping(kept)
+    return scope.keeping(frozenset(fact for fact in scope.facts if not _mentions(fact, written)))
+
+
+def _blocks(stmt) -> list:
+    """The statement lists written inside the syntax statement ``stmt``."""
+    if isinstance(stmt, syntax.If):
+        return [stmt.then, stmt.other]
+    if isinstance(stmt, (syntax.For, syntax.While)):
+        return [stmt.body]
+    return []
 
 
 def _has_events(statements) -> bool:
     """Whether the syntax ``statements`` record an event (or call a procedure, which may)."""
-    for stmt in statements:
-        if isinstance(stmt, (syntax.Event, syntax.Perform)):
-            return True
-        if isinstance(stmt, syntax.If) and (_has_events(stmt.then) or _has_events(stmt.other)):
-            return True
-        if isinstance(stmt, (syntax.For, syntax.While)) and _has_events(stmt.body):
-            return True
-    return False
+    return any(isinstance(stmt, (syntax.Event, syntax.Perform)) or any(_has_events(block) for block in _blocks(stmt))
+               for stmt in statements)
 
 
 def _size(statements) -> int:

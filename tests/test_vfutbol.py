@@ -16,6 +16,8 @@ import pytest
 from helpers import invoke, load_game, random_matches, run_scenarios
 
 from rulecraft.compiler import read_game
+from rulecraft.runtime.bots import GreedyBot
+from rulecraft.runtime.scenario import Scenario, run_scenario
 from rulecraft.runtime.seeding import chance_outcome
 
 GOLDEN = Path(__file__).with_name("golden") / "vfutbol-play.txt"
@@ -150,3 +152,27 @@ def test_a_person_plays_the_hosts_quits_and_resumes(tmp_path):
     second = invoke("play", "vfutbol", "--resume", str(log), "--human", "hosts", input="q\n")
     assert second.exit_code == 0, second.output
     assert invoke("replay", str(log)).exit_code == 0
+
+
+def _greedy_choice(ball: str, pieces: dict) -> str:
+    """The notation of the greedy bot's action when the hosts attack in open play, at the first
+    tempo of their move after the three free ones (the ball on ``ball``, only ``pieces`` on the field)."""
+    position = {"pieces": pieces, "phase": "move",
+                "fields": {"to_move": "hosts", "attacker": "hosts", "restart_kind": "no_restart", "fresh": 3,
+                           "ball": ball}}
+    state = run_scenario(load_game("vfutbol"), Scenario("bot", "bot", "17", "", position=position))[0].state
+    return state.action_notation(GreedyBot().choose(state, random.Random(1)))
+
+
+def test_the_greedy_bot_shoots_when_a_short_kick_reaches_the_goal():
+    """Rule 11.2: a short kick lands in the goal from up to four cells; the bot takes the goal."""
+    pieces = {"hosts GK1": "K2", "hosts player9": "K20", "guests GK1": "H23", "guests player2": "R15"}
+    assert _greedy_choice("K21", pieces) in {f"hosts player9 short kick 3 {dc}" for dc in (-1, 0, 1)}
+
+
+def test_the_greedy_bot_carries_the_ball_towards_the_goal():
+    """In midfield with nobody near, the attacking bot kicks the ball forward (towards row 23)."""
+    pieces = {"hosts GK1": "K2", "hosts player9": "K11", "hosts player10": "K14", "guests GK1": "K23",
+              "guests player2": "B20"}
+    notation = _greedy_choice("K12", pieces)
+    assert notation.startswith("hosts player9 short kick ") and int(notation.split()[-2]) > 0, notation

@@ -34,6 +34,8 @@ class Expr:
     type: object
     where: Where | None = None
     nullable: bool = False
+    summary: object = field(default=None, init=False, repr=False)
+    """What :func:`rulecraft.compiler.summary.summary` worked out about this node (on first asking)."""
 
 
 @dataclass(eq=False, slots=True, kw_only=True)

@@ -24,6 +24,7 @@ from rulecraft.compiler.memo import memo_plan, memo_upkeep
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
+from rulecraft.compiler.writer import write
 from rulecraft.runtime.support import RowsOnRead
 
 SUPPORT = ("Distances", "Towards", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from",
@@ -36,8 +37,8 @@ def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, o
     """The Python source of ``game``'s rule-table module (lines of at most 120 characters)."""
     with pycode.LOCK:
         tree = _Module(game, optimize).build(spec_path, spec_hash, version)
-        source = wrap(pycode.unparse(tree))
-        return source + wrap(spec_lines(tree, source))
+        source, spans = write(tree)
+        return source + wrap(spec_lines(tree, spans, source.count("\n")))
 
 
 def literal(value) -> ast.expr:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.compiler import compile_source, game_names
+from rulecraft.compiler import compile_source, game_names, read_game
 from rulecraft.compiler.wrap import wrap
 from rulecraft.compiler.writer import write
 
@@ -91,3 +91,22 @@ def f(x, *, y=1) -> int:
 def test_the_writer_refuses_a_block_it_cannot_lay_out():
     with pytest.raises(TypeError, match="no With statement"):
         write(ast.parse("with a:\n    pass\n"))
+
+
+@pytest.mark.parametrize("game", ["ball", "vfutbol"])
+def test_an_area_is_one_table_and_a_test_of_it_one_set_lookup(game):
+    areas = read_game(game).board.areas
+    tree = ast.parse(compile_source(game))
+    assigned = {node.targets[0].id: node.value for node in tree.body if isinstance(node, ast.Assign)}
+    read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id.startswith("AREA_")}
+    assert read and read <= set(assigned)
+    for name, members in areas.items():
+        if f"AREA_{name}" in assigned:
+            assert ast.literal_eval(assigned[f"AREA_{name}"]) == members
+    written_out = {tuple(ast.literal_eval(node)) for function in tree.body if isinstance(function, ast.FunctionDef)
+                   for node in ast.walk(function) if isinstance(node, ast.Tuple) and len(node.elts) > 1
+                   and all(isinstance(e, ast.Constant) for e in node.elts)}
+    assert not written_out & {members for members in areas.values() if len(members) > 1}
+    looked_in = {name.id for node in ast.walk(tree) if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+                 for name in ast.walk(node.comparators[0]) if isinstance(name, ast.Name) and name.id.startswith("AREA_")}
+    assert looked_in and all(name.endswith("_SET") for name in looked_in)

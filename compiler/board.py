@@ -76,9 +76,8 @@ class BoardReader(DrawingReader):
             kind, flags = self._per_space(area_specs, name, len(spaces), T.BOOL)
             members = tuple(i for i, flag in enumerate(flags) if flag)
             areas[str(name)] = members
-            self.declare(str(name), ir.Items(type=T.ListOf(T.SPACE),
-                                             items=tuple(ir.Const(type=T.SPACE, value=m) for m in members)),
-                         area_specs.where(name))
+            table = ir.StaticTable("area", f"AREA_{name}", members, T.ListOf(T.SPACE))
+            self.declare(str(name), ir.Static(type=T.ListOf(T.SPACE), table=table, keys=()), area_specs.where(name))
         drawing = self.read_drawing(board, tuple(spaces), grid, zone_grid, areas, neighbors)
         return ir.BoardIR(tuple(spaces), grid, attributes, neighbors, distance, areas, drawing=drawing)
 

@@ -52,6 +52,12 @@ def table_name(table: ir.StaticTable) -> str:
     return _PREFIX.get(table.role, "") + table.name
 
 
+def area_set_name(area: str) -> str:
+    """The module name of the set of an area's members that membership tests read (the area's
+    own table keeps its members in order, for going through them)."""
+    return area + "_SET"
+
+
 def routine_name(routine: ir.RoutineIR) -> str:
     """``fn_<definition>``, ``proc_<procedure>`` or ``keep_<derived field>``, numbered from the
     second variant on."""
@@ -99,6 +105,7 @@ class Emitter:
         self.names = names
         self.piece_index = piece_index
         self._held: dict = {}       # id of an expression already computed -> the name holding it
+        self.area_sets: set = set()  # the areas whose member sets the expressions test (area_set_name)
 
     # ---------- expressions ----------
     def expr(self, e: ir.Expr, iterable: bool = False) -> ast.expr:
@@ -164,7 +171,18 @@ class Emitter:
 
     def _Member(self, e, it):
         return ast.Compare(self.expr(e.item, it), [ast.NotIn() if e.negate else ast.In()],
-                           [self.iterable(e.collection, it)])
+                           [self.members(e.collection, it)])
+
+    def members(self, collection: ir.Expr, it: bool = False) -> ast.expr:
+        """``collection`` as what a membership test looks in: an area (or a choice between
+        areas) as the set of its members, anything else as :meth:`iterable` has it."""
+        if isinstance(collection, ir.Static) and collection.table.role == "area":
+            self.area_sets.add(collection.table.name)
+            return name(area_set_name(collection.table.name))
+        if isinstance(collection, ir.Cond):
+            return ast.IfExp(self.expr(collection.test, it), self.members(collection.yes, it),
+                             self.members(collection.no, it))
+        return self.iterable(collection, it)
 
     def _Items(self, e, it):
         return ast.Tuple([self.expr(item, it) for item in e.items], ast.Load())

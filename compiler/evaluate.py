@@ -155,7 +155,10 @@ def _fold_node(e):
 
 
 def _fixed(e) -> bool:
-    """Whether ``e`` is a value fixed when compiling that folding left as it is (a list)."""
+    """Whether ``e`` is a value fixed when compiling that folding left as it is (a list written
+    out, a span, a named list such as an area)."""
+    if isinstance(e, ir.Static):
+        return not e.keys
     return isinstance(e, (ir.Items, ir.Span)) and all(isinstance(p, ir.Const) for p in children(e))
 
 

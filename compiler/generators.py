@@ -16,9 +16,10 @@ from dataclasses import replace
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.emit import Emitter, assign, call, const, loop, name, table_name
-from rulecraft.compiler.optimize import safe, transform_once
+from rulecraft.compiler.optimize import transform_once
 from rulecraft.compiler.lines import mark
-from rulecraft.compiler.walk import children, shape, transform, uses
+from rulecraft.compiler.summary import safe, shape, uses
+from rulecraft.compiler.walk import children, transform
 from rulecraft.runtime.tables import mixed_radix_strides
 
 

@@ -34,6 +34,8 @@ class Expr:
     type: object
     where: Where | None = None
     nullable: bool = False
+    summary: object = field(default=None, init=False, repr=False)
+    """What :func:`rulecraft.compiler.summary.summary` worked out about this node (on first asking)."""
 
 
 @dataclass(eq=False, slots=True, kw_only=True)
@@ -335,7 +337,8 @@ class StaticTable:
     """A table of values fixed at compile time that the rules read at play time.
 
     ``role`` says what it tabulates (``space`` attribute, ``kind`` attribute, ``piece`` facts,
-    ``team`` pieces, ``board`` geometry or a derived formula, ``table`` of the spec) and, with
+    ``team`` pieces, ``board`` geometry or a derived formula, ``table`` of the spec, the members
+    of an ``area``, read whole: a :class:`Static` without keys) and, with
     ``name``, names it in generated code. ``offsets`` are subtracted from each key; ``checked``
     tells, per key, the range a key must lie in (None: no check is needed)."""
 

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from rulecraft.compiler import ir, pycode
 from rulecraft.compiler import types as T
-from rulecraft.compiler.emit import (Emitter, Names, assign, call, const, name, revealed_name, routine_name,
-                                    slot_name, table_name)
+from rulecraft.compiler.emit import (Emitter, Names, area_set_name, assign, call, const, name, revealed_name,
+                                    routine_name, slot_name, table_name)
 from rulecraft.compiler.frames import parameter_name
 from rulecraft.compiler.generators import generator
 from rulecraft.compiler.lines import mark, spec_lines
@@ -24,6 +24,7 @@ from rulecraft.compiler.memo import memo_plan, memo_upkeep
 from rulecraft.compiler.optimize import map_game
 from rulecraft.compiler.walk import walk
 from rulecraft.compiler.wrap import wrap
+from rulecraft.compiler.writer import write
 from rulecraft.runtime.support import RowsOnRead
 
 SUPPORT = ("Distances", "Towards", "at_least", "connected_from", "fault_raiser", "grouped", "reach_from",
@@ -36,8 +37,8 @@ def generate(game: ir.GameIR, *, spec_path: str, spec_hash: str, version: str, o
     """The Python source of ``game``'s rule-table module (lines of at most 120 characters)."""
     with pycode.LOCK:
         tree = _Module(game, optimize).build(spec_path, spec_hash, version)
-        source = wrap(pycode.unparse(tree))
-        return source + wrap(spec_lines(tree, source))
+        source, spans = write(tree)
+        return source + wrap(spec_lines(tree, spans, source.count("\n")))
 
 
 def literal(value) -> ast.expr:
@@ -95,12 +96,13 @@ class _Module:
                  *(f"option {k}: {_ascii(str(o.value), 80)}" for k, o in game.options.items())]
         doc = "\n".join(lines) + "\n"
         functions = self.functions()
+        state = self.state_functions()
         body = [ast.Expr(const(doc)),
                 ast.ImportFrom("fractions", [ast.alias("Fraction")], 0),
                 *(ast.ImportFrom("rulecraft.runtime.support", [ast.alias(n) for n in SUPPORT[at:at + PER_IMPORT]], 0)
                   for at in range(0, len(SUPPORT), PER_IMPORT)),
                 ast.ImportFrom("rulecraft.runtime.tables", [ast.alias(n) for n in CONTRACT], 0)]
-        body += self.tables() + self.layout() + self.state_functions() + functions
+        body += self.tables() + self.layout() + state + functions
         body.append(_assign("RULES", self.rule_tables(spec_hash)))
         return ast.Module(body, [])
 
@@ -114,8 +116,10 @@ class _Module:
                _assign("SPACE_AT", literal({rc: i for i, rc in enumerate(board.grid.coords)} if board.grid else {}))]
         statics = self._statics()
         for table in statics:
-            if table.role in ("space", "formula", "kind", "table", "grid"):
+            if table.role in ("space", "formula", "kind", "table", "grid", "area"):
                 out.append(_assign(table_name(table), literal(table.values)))
+        for area in sorted(self.emit.area_sets):
+            out.append(_assign(area_set_name(area), call("frozenset", name(area))))
         if game.reached:
             out.append(_assign("REACHED", literal(game.reached)))
         for length, lines in sorted(board.lines.items()):

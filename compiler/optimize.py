@@ -15,7 +15,7 @@
   loop binds is computed once per evaluation, before the loop.
 
 Legal-action generators are specialised further in :mod:`generators`. Every pass keeps what the
-rules can observe; moving work earlier is only done with parts that cannot fail (:func:`safe`).
+rules can observe; moving work earlier is only done with parts that cannot fail (:func:`summary.safe`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from dataclasses import replace
 from rulecraft.compiler import ir
 from rulecraft.compiler import types as T
 from rulecraft.compiler.evaluate import evaluate, fold
-from rulecraft.compiler.walk import PARTS, bound, children, map_statements, shape, transform, uses, walk
+from rulecraft.compiler.summary import CONSTANT, board_space, bound, looks_up, operations, safe, shape, uses
+from rulecraft.compiler.walk import PARTS, children, map_statements, transform
 
 
 def optimize(game: ir.GameIR, allocate) -> None:
@@ -89,8 +90,8 @@ class _Passes:
     def _tabulated(self, e: ir.Expr) -> ir.Expr | None:
         if not (e.type in (T.INT, T.BOOL)) or isinstance(e, (ir.Const, ir.Static)):
             return None
-        space = _single_space(e)
-        if space is None or _operations(e) < 2:
+        space = board_space(e)
+        if space is None or space is CONSTANT or operations(e) < 2:
             return None
         probe = transform(e, lambda node: ir.Var(type=T.SPACE, symbol=self.z) if _is(node, space) else node)
         key = shape(probe)
@@ -257,53 +258,6 @@ def _count_test(e: ir.Compare) -> ir.Expr | None:
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
-# ---------- what may be computed early ----------
-_SAFE = (ir.Const, ir.Var, ir.Slot, ir.Static, ir.PieceCount, ir.Unary, ir.Compare, ir.Logic, ir.Cond,
-         ir.Items)
-
-
-_SAFE_BUILTINS = ("abs", "min", "max", "space_at")    # space_at of a square off the board is none
-
-
-_LISTS = (ir.Comprehension, ir.Aggregate, ir.AtLeast, ir.Span)
-
-
-def safe(e: ir.Expr, lists: bool = False) -> bool:
-    """Whether ``e`` can be computed where it would not have been (earlier, or when a condition
-    guarding it is false) without failing: it divides only by nonzero constants, checks nothing
-    and reads no list position, and every table lookup in it is within the table. ``lists``:
-    going through lists is allowed too (none fails by itself; computing one early is no saving)."""
-    for node in walk(e):
-        if lists and isinstance(node, _LISTS):
-            continue
-        if isinstance(node, ir.Binary):
-            if node.op in ("//", "%") and not (isinstance(node.right, ir.Const) and node.right.value):
-                return False
-        elif isinstance(node, ir.Member):
-            continue
-        elif isinstance(node, ir.Builtin):
-            if node.fn not in _SAFE_BUILTINS:
-                return False
-        elif not isinstance(node, _SAFE):
-            return False
-        elif isinstance(node, ir.Static) and any(k.nullable for k in node.keys):
-            return False
-    return True
-
-
-def looks_up(e: ir.Expr) -> bool:
-    """Whether ``e`` reads the state or a table at a position computed at play time (computing
-    such a part once saves work; a constant or a plain variable costs nothing to read)."""
-    for node in walk(e):
-        if isinstance(node, ir.Slot) and node.index is not None and not isinstance(node.index, ir.Const):
-            return True
-        if isinstance(node, ir.Static) and any(not isinstance(k, ir.Const) for k in node.keys):
-            return True
-        if isinstance(node, ir.PieceCount):
-            return True
-    return False
-
-
 def hoist_comprehension(e: ir.Expr) -> ir.Expr:
     """A comprehension whose condition or value has parts that read nothing the loop binds,
     with those parts computed once before the loop (``once``); other expressions unchanged."""
@@ -354,34 +308,5 @@ def transform_once(e: ir.Expr, new: dict) -> ir.Expr:
     return replace(e, **changes) if changes else e
 
 
-def _single_space(e: ir.Expr):
-    """The one space expression that ``e`` reads board attributes of, when everything else in
-    ``e`` is a constant; else None."""
-    found = None
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Const):
-            continue
-        if isinstance(node, ir.Static) and node.table.role in ("space", "formula") and len(node.keys) == 1:
-            key = node.keys[0]
-            if isinstance(key, ir.Const):
-                continue
-            if found is None:
-                found = key
-            elif shape(found) != shape(key):
-                return None
-            continue
-        if isinstance(node, (ir.Unary, ir.Binary, ir.Compare, ir.Logic, ir.Cond)):
-            stack.extend(children(node))
-            continue
-        return None
-    return found
-
-
 def _is(node, space) -> bool:
     return node is space or (type(node) is type(space) and shape(node) == shape(space))
-
-
-def _operations(e: ir.Expr) -> int:
-    return sum(isinstance(n, (ir.Unary, ir.Binary, ir.Compare, ir.Logic, ir.Cond, ir.Static)) for n in walk(e))

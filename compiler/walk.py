@@ -1,14 +1,13 @@
-"""Going through IR expressions: their parts, rebuilding them, comparing their shapes.
+"""Going through IR expressions: their parts, rebuilding them, the statements holding them.
 
 Every pass uses these instead of knowing each node's fields: :func:`children` lists the
-sub-expressions of a node, :func:`rebuild` makes a node with new sub-expressions,
-:func:`transform` rewrites a tree bottom-up, :func:`shape` gives a key under which two
-expressions computing the same value compare equal.
+sub-expressions of a node, :func:`transform` rewrites a tree bottom-up, :func:`walk` goes through
+every node of one. What a node reads or risks, and its shape, are in :mod:`summary`.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 
 from rulecraft.compiler import ir
 
@@ -70,47 +69,6 @@ def walk(e):
     yield e
     for child in children(e):
         yield from walk(child)
-
-
-def uses(e) -> set:
-    """The symbols ``e`` reads (its variables and parameters)."""
-    return {node.symbol for node in walk(e) if isinstance(node, ir.Var)}
-
-
-def bound(e) -> set:
-    """The symbols bound inside ``e`` (comprehension variables, values computed once)."""
-    found = set()
-    for node in walk(e):
-        if isinstance(node, ir.Comprehension):
-            found.add(node.var)
-            found.update(symbol for symbol, _ in node.once)
-    return found
-
-
-def shape(e):
-    """A hashable key equal for two expressions that compute the same value the same way
-    (positions, fault numbers and nullability are left out)."""
-    kind = type(e)
-    if kind is ir.Const:
-        return ("const", e.value)
-    if kind is ir.Var:
-        return ("var", id(e.symbol))
-    parts = [kind.__name__]
-    for f in fields(kind):
-        if f.name in ("type", "where", "nullable", "fault"):
-            continue
-        value = getattr(e, f.name)
-        if isinstance(value, ir.Expr):
-            parts.append(shape(value))
-        elif isinstance(value, tuple):
-            parts.append(tuple(shape(v) if isinstance(v, ir.Expr) else
-                               tuple(shape(x) if isinstance(x, ir.Expr) else id(x) for x in v)
-                               if isinstance(v, tuple) else v for v in value))
-        elif isinstance(value, (ir.FieldIR, ir.StaticTable, ir.PieceIndexIR, ir.Symbol, ir.RoutineIR)):
-            parts.append(id(value))
-        else:
-            parts.append(value)
-    return tuple(parts)
 
 
 def statements_exprs(stmt):

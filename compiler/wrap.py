@@ -20,10 +20,12 @@ _BEFORE = {"and", "or", "if", "else", "for"}
 
 def wrap(source: str) -> str:
     """``source`` with every line longer than :data:`WIDTH` folded (see the module docstring)."""
-    out = []
-    for line in source.splitlines():
-        out.extend(_fold(line) if len(line) > WIDTH else [line])
-    return "\n".join(out) + "\n"
+    return "\n".join(folded for line in source.splitlines() for folded in fold(line)) + "\n"
+
+
+def fold(line: str) -> list:
+    """One line of source as the lines it folds into (itself alone when it fits)."""
+    return [line] if len(line) <= WIDTH else _fold(line)
 
 
 def _fold(line: str) -> list:

@@ -138,8 +138,8 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def visible_fields(state, team: int | None, hidden: str,
-                   word=None, deciders: bool = True) -> list[tuple[str, str, bool]]:
+def visible_fields(state, team: int | None, hidden: str, word=None, deciders: bool = True,
+                   piece=None, truth=None) -> list[tuple[str, str, bool]]:
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
@@ -148,8 +148,12 @@ def visible_fields(state, team: int | None, hidden: str,
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
     team names and named values; without it they read as in the spec. With ``deciders`` false,
     the fields a choice's ``by:`` names (:attr:`FlowNode.by`, the classic ``to_move``) are left
-    out: they say whose decision it is, which a status line shows once ("to play")."""
+    out: they say whose decision it is, which a status line shows once ("to play"). ``piece``
+    names a piece by its index (default: the engine's label, ``away #1``), for a field holding a
+    piece and for the pieces a per-piece field is listed by; ``truth`` writes a boolean value
+    (default: ``true``, ``false``)."""
     word = word or str
+    piece = piece or (lambda index: state.game.rules.piece_labels[index])
     game = state.game
     rules = game.rules
     skip = set() if deciders else {node.by for node in rules.nodes if node.by}
@@ -160,11 +164,15 @@ def visible_fields(state, team: int | None, hidden: str,
         if f.name == "at" or not f.show or f.name in skip:
             continue
         labels = {"team": [word(t) for t in rules.teams], "space": rules.spaces,
-                  "piece": rules.piece_labels}.get(f.of)
+                  "piece": [piece(index) for index in range(len(rules.piece_labels))]}.get(f.of)
         parts, whole = [], True
         for i in range(f.size):
             if f.base + i in secret:
                 value, whole = hidden, False
+            elif f.type == "piece":
+                value = piece(seen[f.base + i]) if seen[f.base + i] >= 0 else None
+            elif f.type == "bool" and truth is not None:
+                value = truth(bool(seen[f.base + i]))
             else:
                 value = _display(game, f.type, seen[f.base + i])
                 value = word(value) if isinstance(value, str) else value

@@ -323,8 +323,9 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
     """For a notation of an action the rules forbid now, the refusal naming the rule that
     forbids it: in English the engine's, as :meth:`State.apply` raises it (with the spec's
     reason); in another language the rule's number and its title in that language (the
-    ``refused_rule`` text), or ``refused_here`` for a rule without a title there (an action
-    of another phase). None for no notation."""
+    ``refused_rule`` text); for an action of another phase, the action's own rule and the
+    actions the current phase offers (``refused_phase``), not the phase's rule as if it forbade
+    it; ``refused_here`` for a rule without a title there. None for no notation."""
     folded = answer.casefold()
     game = state.game
     for action, notation in game.action_table():
@@ -334,6 +335,14 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
             except IllegalActionError as error:
                 if language == "en":
                     return say(language, "refused", reason=error.message)
+                if error.offered is not None:
+                    rule = game.action_def(action).rule
+                    title = narrator.rule_title(rule) if rule else None
+                    if title is not None:
+                        return say(language, "refused_phase", notation=narrator.notation(action), rule=rule,
+                                   title=title, phase=narrator.phase_title(state.phase()[0]),
+                                   offered=", ".join(narrator.word(name) for name in error.offered))
+                    return say(language, "refused_here", notation=narrator.notation(action))
                 title = narrator.rule_title(error.rule) if error.rule else None
                 if title is not None:
                     return say(language, "refused_rule", notation=narrator.notation(action),

@@ -177,6 +177,16 @@ def test_status_state_and_end_lines_name_pieces_and_truth_values_in_the_matchs_l
     assert not re.search(r"\b(true|false)\b", end), end
 
 
+def test_an_action_of_another_phase_is_refused_by_its_own_rule_under_translation(tmp_path, monkeypatch):
+    """A kick typed during the placement is not "forbidden by rule Startaufstellung": the
+    refusal names the kick's own rule with its title and what the placement offers instead."""
+    monkeypatch.chdir(tmp_path)
+    screen = play("street-soccer", "--human", "home", "--seed", 1, "--lang", "de", input="Ball nach Norden\nq\n").output
+    assert ("jetzt nicht: „Ball nach Norden“ gehört zu Regel Ball schießen (Den Ball schießen); "
+            "in der Phase Aufstellung gibt es nur Aufstellen einer Figur.") in screen
+    assert "verbietet" not in screen
+
+
 # ---------- resume ----------
 def moves(path) -> list[tuple[str, str]]:
     """The (actor, notation) of every step in a match log."""

@@ -143,13 +143,16 @@ class PlayError(RulecraftError):
 
 
 class IllegalActionError(PlayError):
-    """An action that is not legal in the state; ``rule`` names the rule that forbids it."""
+    """An action that is not legal in the state; ``rule`` names the rule that forbids it. For an
+    action the current phase does not offer at all (one of another phase), ``rule`` is the
+    phase's and ``offered`` the names of the actions it offers (else None)."""
 
     code = "RC401"
 
-    def __init__(self, message: str, rule: str | None = None):
+    def __init__(self, message: str, rule: str | None = None, offered: tuple | None = None):
         super().__init__(message)
         self.rule = rule
+        self.offered = offered
 
 
 class DeadEndError(PlayError):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulecraft.runtime.support import DIRECTIONS
+
 TEAM_COLOURS = ("#d55e00", "#0072b2", "#56b4e9")
 """Each team's colour by team index, the rulebook's (``site/assets/player.css``, ``.rc-team-N``):
 vermillion, blue and sky blue of the Okabe–Ito palette (Okabe & Ito 2008), told apart under
@@ -99,6 +101,33 @@ def board_layout(rules) -> Layout:
                   marks={area: Box(*box) for area, box in drawing["marks"].items()},
                   links=tuple((names[a], names[b]) for a, b in drawing["links"]),
                   across=tuple(drawing.get("across", ())), origin=tuple(drawing.get("origin", (0, 0))))
+
+
+def exit_point(rules, layout: Layout, space: int, direction: int) -> tuple | None:
+    """Where a thing that leaves the board from space number ``space`` in ``direction`` (an index
+    into :data:`~rulecraft.runtime.support.DIRECTIONS`) is drawn: ``(x, y)`` in cells, one step on
+    from the space's centre. The step is measured on the board, from the space behind (one step
+    the other way) to this one, so it follows the drawing's ``place:`` coordinates; with no space
+    behind, the box's own size. Beyond an end where a goal is drawn the point is in that goal:
+    at its middle depth, inside its width (a ball passing the post diagonally still ends in the
+    net). None on a board without a grid (no directions)."""
+    if not rules.grid:
+        return None
+    coords = rules.grid["coords"]
+    _, dr, dc = DIRECTIONS[direction]
+    box = layout.boxes[rules.spaces[space]]
+    (x, y), (row, col) = box.centre, coords[space]
+    behind = {rc: index for index, rc in enumerate(coords)}.get((row - dr, col - dc))
+    if behind is None:
+        dx, dy = dc * box.width, dr * box.height
+    else:
+        bx, by = layout.boxes[rules.spaces[behind]].centre
+        dx, dy = x - bx, y - by
+    x, y = x + dx, y + dy
+    goal = next((goal for goal in layout.goals if (y < 0) == (goal.y < 0) and (y < 0 or y > layout.height)), None)
+    if goal is not None:
+        x, y = min(max(x, goal.x + goal.width * 0.1), goal.x + goal.width * 0.9), goal.centre[1]
+    return x, y
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ def end_line(state, narrator: Narrator, language: str, returns: bool = True) -> 
     field a choice's ``by:`` names, whose decision it would be) and, with ``returns``, every
     team's return (left out where the narrated end event gave them)."""
     fields = [f"{name} {value}" for name, value, brief
-              in visible_fields(state, None, "", narrator.word, deciders=False) if brief]
+              in shown_fields(state, None, "", narrator, language, deciders=False) if brief]
     parts = [say(language, "game_over", plies=state.ply), *fields]
     if returns:
         shown = ", ".join(f"{narrator.word(team)} {value:+g}"
@@ -187,6 +187,15 @@ def _narrate(events: list, narrator: Narrator, console: Console) -> None:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+def shown_fields(state, team: int | None, hidden: str, narrator: Narrator, language: str,
+                 deciders: bool = True) -> list[tuple[str, str, bool]]:
+    """:func:`rulecraft.runtime.render.visible_fields` in the match's words: names and values
+    as ``narrator`` writes them (glossary terms, piece names), a boolean as a word (yes, no)
+    in the terminal's ``language``."""
+    return visible_fields(state, team, hidden, narrator.word, deciders, piece=narrator.piece_name,
+                          truth=lambda value: say(language, "bool_true" if value else "bool_false"))
+
+
 def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     """One line before a decision: the phase's title, the ply, the brief visible fields (see
     :func:`rulecraft.runtime.render.visible_fields`) and whose decision it is, all in the words
@@ -195,7 +204,7 @@ def status_line(state, team: int, narrator: Narrator, language: str) -> str:
     phase, _ = state.phase()
     who = narrator.word(state.game.rules.teams[state.current_player()])
     fields = [f"{name} {value}" for name, value, brief
-              in visible_fields(state, team, "", narrator.word, deciders=False) if brief]
+              in shown_fields(state, team, "", narrator, language, deciders=False) if brief]
     return " · ".join([narrator.phase_title(phase), say(language, "ply", ply=state.ply), *fields,
                        say(language, "to_act", team=who)])
 
@@ -276,7 +285,7 @@ def _ask(match: Match, team: int, console: Console, input_fn, secret_input_fn, l
             console.print(board_text(state, team, narrator), highlight=False, markup=False, soft_wrap=True)
         elif command == "state":
             hidden = say(language, "hidden")
-            for name, value, _ in visible_fields(state, team, hidden, narrator.word):
+            for name, value, _ in shown_fields(state, team, hidden, narrator, language):
                 show(f"{name}: {value}")
         elif command == "undo":
             if match.undo(team):
@@ -314,8 +323,9 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
     """For a notation of an action the rules forbid now, the refusal naming the rule that
     forbids it: in English the engine's, as :meth:`State.apply` raises it (with the spec's
     reason); in another language the rule's number and its title in that language (the
-    ``refused_rule`` text), or ``refused_here`` for a rule without a title there (an action
-    of another phase). None for no notation."""
+    ``refused_rule`` text); for an action of another phase, the action's own rule and the
+    actions the current phase offers (``refused_phase``), not the phase's rule as if it forbade
+    it; ``refused_here`` for a rule without a title there. None for no notation."""
     folded = answer.casefold()
     game = state.game
     for action, notation in game.action_table():
@@ -325,6 +335,14 @@ def _refusal(answer: str, state, narrator: Narrator, language: str) -> str | Non
             except IllegalActionError as error:
                 if language == "en":
                     return say(language, "refused", reason=error.message)
+                if error.offered is not None:
+                    rule = game.action_def(action).rule
+                    title = narrator.rule_title(rule) if rule else None
+                    if title is not None:
+                        return say(language, "refused_phase", notation=narrator.notation(action), rule=rule,
+                                   title=title, phase=narrator.phase_title(state.phase()[0]),
+                                   offered=", ".join(narrator.word(name) for name in error.offered))
+                    return say(language, "refused_here", notation=narrator.notation(action))
                 title = narrator.rule_title(error.rule) if error.rule else None
                 if title is not None:
                     return say(language, "refused_rule", notation=narrator.notation(action),

@@ -627,7 +627,8 @@ class State:
         if definition not in offered:
             names = ", ".join(a.name for a in offered)
             return IllegalActionError(f"'{notation}' is not allowed now: phase {node.phase} "
-                                      f"(rule {node.rule}) offers only {names}", node.rule)
+                                      f"(rule {node.rule}) offers only {names}", node.rule,
+                                      tuple(a.name for a in offered))
         reason = definition.why_not(self.s, self.current_player(), *definition.decode(action))
         if reason is None:
             return IllegalActionError(f"'{notation}' is not legal here (rule {definition.rule})",

@@ -75,6 +75,11 @@ class Narrator:
         term = self.terms.get(name)
         return term if isinstance(term, str) else name.replace("_", " ")
 
+    def piece_name(self, piece: int) -> str:
+        """How the piece with index ``piece`` is named on the status and end lines: here the
+        engine's label (``away #1``)."""
+        return self.game.rules.piece_labels[piece]
+
     def rule_title(self, rule: str) -> str | None:
         """The title of rule ``rule`` in the narrator's language, for a refusal that names the
         rule in words; None here: in English a refusal gives the spec's own reason."""

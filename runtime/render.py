@@ -23,6 +23,7 @@ from rulecraft.layout import board_layout, lines_across
 SHADE_MARKS = ".:-="     # an empty space of shade 0, 1, 2, 3 (space shades are 0 to 3)
 MARK = "*"              # the frame of an area marked as a box
 ACROSS = "~"            # a line across the pitch that moves with the game (board: drawing: across:)
+OUTLINE = "═║"          # the edges (across, down) round an outlined area of zones (board: drawing: outline:)
 ZONE_WIDTH, ZONE_HEIGHT = 17, 3     # characters a cell of a zone board takes across and down:
                                     # room for a zone's name and each team's pieces by number
 BOARD_COLUMNS = 100     # a zone board and the labels beside it keep within this many characters
@@ -138,8 +139,8 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def visible_fields(state, team: int | None, hidden: str,
-                   word=None, deciders: bool = True) -> list[tuple[str, str, bool]]:
+def visible_fields(state, team: int | None, hidden: str, word=None, deciders: bool = True,
+                   piece=None, truth=None) -> list[tuple[str, str, bool]]:
     """Every shown field (``show:`` not false) as ``(name, value, brief)`` for ``team``: a field
     another team keeps secret reads ``hidden`` (never its raw -1), a field without a value is
     left out. ``brief`` marks what a status line holds: a field of the game or of each team
@@ -148,8 +149,12 @@ def visible_fields(state, team: int | None, hidden: str,
     shown, e.g. :meth:`rulecraft.runtime.narrate.Narrator.word`) is applied to field names,
     team names and named values; without it they read as in the spec. With ``deciders`` false,
     the fields a choice's ``by:`` names (:attr:`FlowNode.by`, the classic ``to_move``) are left
-    out: they say whose decision it is, which a status line shows once ("to play")."""
+    out: they say whose decision it is, which a status line shows once ("to play"). ``piece``
+    names a piece by its index (default: the engine's label, ``away #1``), for a field holding a
+    piece and for the pieces a per-piece field is listed by; ``truth`` writes a boolean value
+    (default: ``true``, ``false``)."""
     word = word or str
+    piece = piece or (lambda index: state.game.rules.piece_labels[index])
     game = state.game
     rules = game.rules
     skip = set() if deciders else {node.by for node in rules.nodes if node.by}
@@ -160,11 +165,15 @@ def visible_fields(state, team: int | None, hidden: str,
         if f.name == "at" or not f.show or f.name in skip:
             continue
         labels = {"team": [word(t) for t in rules.teams], "space": rules.spaces,
-                  "piece": rules.piece_labels}.get(f.of)
+                  "piece": [piece(index) for index in range(len(rules.piece_labels))]}.get(f.of)
         parts, whole = [], True
         for i in range(f.size):
             if f.base + i in secret:
                 value, whole = hidden, False
+            elif f.type == "piece":
+                value = piece(seen[f.base + i]) if seen[f.base + i] >= 0 else None
+            elif f.type == "bool" and truth is not None:
+                value = truth(bool(seen[f.base + i]))
             else:
                 value = _display(game, f.type, seen[f.base + i])
                 value = word(value) if isinstance(value, str) else value
@@ -311,6 +320,8 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
             canvas[row][left:right + 1] = "+" + "-" * (right - left - 1) + "+"
         for row in range(top + 1, bottom):
             canvas[row][left] = canvas[row][right] = "|"
+    for members in layout.outlines.values():
+        _outline(canvas, [frames[name] for name, box in layout.boxes.items() if box in members])
     for box in layout.marks.values():
         left, right = int(box.x * ZONE_WIDTH), int((box.x + box.width) * ZONE_WIDTH)
         top, bottom = (int((layout.height - y) * ZONE_HEIGHT) for y in (box.y + box.height, box.y))
@@ -363,8 +374,29 @@ def _zone_lines(state, layout, spans: list | None = None, team=None, word=None) 
     word = word or _words
     initials = _kind_initials(rules)
     keys = [(symbol, field) for symbol, field, _ in markers] + [(initials[kind], kind) for kind in kinds]
+    if layout.outlines:
+        keys.append((OUTLINE[1], ", ".join(word(area) for area in layout.outlines)))
     legend = ["   " + "   ".join(f"{symbol} {word(name)}" for symbol, name in keys)] if keys else []
     return above + lines + _goal_lines(layout, 0, ZONE_WIDTH, "   ") + legend
+
+
+def _outline(canvas: list, frames: list) -> None:
+    """Draw round the zones whose canvas ``frames`` (``(left, right, top, bottom)``) make up one
+    outlined area: each edge of a member zone that no other member shares is drawn in
+    :data:`OUTLINE` (the corners stay ``+``), so an area of several zones is one frame."""
+    def shared(row: int, column: int, across: bool) -> bool:
+        return sum(1 for left, right, top, bottom in frames
+                   if (row in (top, bottom) and left < column < right if across
+                       else column in (left, right) and top < row < bottom)) > 1
+    for left, right, top, bottom in frames:
+        for row in (top, bottom):
+            for column in range(left + 1, right):
+                if not shared(row, column, True):
+                    canvas[row][column] = OUTLINE[0]
+        for column in (left, right):
+            for row in range(top + 1, bottom):
+                if not shared(row, column, False):
+                    canvas[row][column] = OUTLINE[1]
 
 
 def _across(state, layout, word) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
-from rulecraft.layout import Box, board_layout, lines_across
+from rulecraft.layout import Box, board_layout, exit_point, lines_across
 
 SQUARE, MIN_WIDTH, MARGIN = 56, 450, 24
 EMPTY_LAYERS = '<g class="rc-markers"></g><g class="rc-pieces"></g>'
@@ -61,6 +61,18 @@ def across_segments(rules, state) -> list:
     scale = _Scale(layout)
     return [[scale.x(0), scale.x(layout.width), scale.y(line.y)] if line.y is not None else None
             for line in lines_across(layout, state)]
+
+
+def exit_spot(rules, space: int, direction: int) -> list | None:
+    """Where a marker leaving the board from space number ``space`` in ``direction`` is drawn, as
+    SVG ``[x, y]`` (:func:`rulecraft.layout.exit_point`: one step on, into a goal drawn at that
+    end); None on a board without directions."""
+    layout = board_layout(rules)
+    point = exit_point(rules, layout, space, direction)
+    if point is None:
+        return None
+    scale = _Scale(layout)
+    return [scale.x(point[0]), scale.y(point[1])]
 
 
 def board_svg(rules, *, label: str | None, area_names=None, end_names=(), layers: str = EMPTY_LAYERS) -> str:

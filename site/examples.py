@@ -21,7 +21,7 @@ from rulecraft.layout import board_layout, lines_across
 from rulecraft.runtime.engine import CHANCE, TERMINAL
 from rulecraft.runtime.notation import action_id
 from rulecraft.runtime.scenario import run_scenario
-from rulecraft.site.board import across_segments
+from rulecraft.site.board import across_segments, exit_spot
 from rulecraft.site.narration import Names, Narration
 
 SILENT_EVENTS = ("action", "roll")   # shown as the chosen option and as dice instead
@@ -79,7 +79,8 @@ def player_data(book, scenario, frames, language: str) -> dict:
             "at": where,
             "markers": [_marker(state.s[f.base], f.type, where) for f in markers],
             "holders": [state.s[f.base] if f.type == "piece" else -1 for f in markers],
-            "trails": paths[index],
+            "trails": [dict(trail, beyond=exit_spot(rules, trail["spaces"][-1], trail["out"])
+                            if trail["out"] is not None else None) for trail in paths[index]],
             "flags": [[p for p in range(f.size) if _flagged(state.s[f.base + p], f.type)] for f in flags],
             "across": across_segments(rules, state),
             "phase": narration.phase_title(phases[frame.phase or state.phase()[0]]),
@@ -101,15 +102,18 @@ def player_data(book, scenario, frames, language: str) -> dict:
 def trails(frames, markers, at) -> list[list[dict]]:
     """For every frame, each marker's path so far: ``{"spaces": [space indices in the order the
     marker travelled them], "met": [whether a piece stood on that space when the marker got
-    there]}`` (empty for a marker naming a piece).
+    there], "out": the direction index it left the board in, or None}`` (empty for a marker
+    naming a piece).
 
     A space marker's path is the spaces it has stood on, one after the other, since the last
     decision that moved a piece (a run, a keeper placed: that starts a new play), so a kick played
     field by field over several steps is one path, kept in view until the next such decision. A
-    marker leaving the board (a goal) ends its path where it was last seen; coming back onto the
-    board starts a new one. A path of one space has not moved yet (nothing to draw)."""
+    marker leaving the board (a goal) ends its path where it was last seen, going on in the
+    direction the action that took it off named (``out``: a ball shot into the goal), if the
+    action names one; coming back onto the board starts a new one. A path of one space has not
+    moved yet (nothing to draw)."""
     result: list[list[dict]] = []
-    paths: list[dict] = [{"spaces": [], "met": []} for _ in markers]
+    paths: list[dict] = [{"spaces": [], "met": [], "out": None} for _ in markers]
     gone = [False] * len(markers)           # the marker left the board since its path's last space
     previous = None
     for frame in frames:
@@ -121,17 +125,32 @@ def trails(frames, markers, at) -> list[list[dict]]:
                 continue
             space, path = state.s[field.base], paths[index]
             if space < 0:
+                if path["spaces"] and not gone[index]:
+                    path["out"] = _direction_taken(frame)
                 gone[index] = bool(path["spaces"])
                 if new_play:
-                    paths[index] = {"spaces": [], "met": []}
+                    paths[index] = {"spaces": [], "met": [], "out": None}
             elif not path["spaces"] or gone[index] or (new_play and space == path["spaces"][-1]):
-                paths[index], gone[index] = {"spaces": [space], "met": [space in where]}, False
+                paths[index], gone[index] = {"spaces": [space], "met": [space in where], "out": None}, False
             elif space != path["spaces"][-1]:
                 path["spaces"].append(space)
                 path["met"].append(space in where)
-        result.append([{"spaces": list(path["spaces"]), "met": list(path["met"])} for path in paths])
+        result.append([{"spaces": list(path["spaces"]), "met": list(path["met"]), "out": path["out"]}
+                       for path in paths])
         previous = where
     return result
+
+
+def _direction_taken(frame) -> int | None:
+    """The direction (an index of the grid's directions) that the action played in ``frame``
+    names, or None (no action, or one without a direction)."""
+    for kind, _, values in frame.events:
+        if kind == "action":
+            definition = frame.state.game.action_def(values["action"])
+            for param, value in zip(definition.params, definition.decode(values["action"])):
+                if param.type == "enum:direction":
+                    return value
+    return None
 
 
 def _marker(value: int, kind: str, where: list) -> int:

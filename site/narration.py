@@ -123,6 +123,10 @@ class Narration(Narrator):
         else the name with its underscores as spaces."""
         return str(self.names.terms[name]) if name in self.names.terms else super().word(name)
 
+    def piece_name(self, piece: int) -> str:
+        """A piece's name in the language, as the play-by-play names it (:meth:`Names.piece`)."""
+        return self.names.piece(piece)
+
     def notation(self, action: int) -> str:
         """A decision action id written with the language's ``notations:``."""
         return self.names.notation(action)

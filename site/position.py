@@ -54,19 +54,21 @@ def _centre(boxes: dict, spaces: list, space: int) -> list:
 def path_of(boxes: dict, spaces: list, trail: dict) -> dict | None:
     """A marker's path (``trail`` from :func:`rulecraft.site.examples.trails`) drawn through its
     spaces' centres: ``{"spaces": names in order, "points": [[x, y], …], "bends": [[x, y], …],
-    "touches": [[x, y], …]}``, or None for a path that has not moved (under two spaces). A
-    *touch* is a space of the path after its first where a piece stood when the marker got there
-    (a team-mate who carried the ball on); a *bend* is a space where the path turns (or turns
-    back) with no piece there. Raises KeyError for a space the boxes do not know."""
-    route, met = trail["spaces"], trail["met"]
-    if len(route) < 2:
+    "touches": [[x, y], …]}``, or None for a path that has not moved. A path that left the board
+    (``trail["beyond"]``, the SVG point it went to: a ball shot into the goal) has that point
+    after its spaces' centres, so ``points`` is one longer than ``spaces``. A *touch* is a space
+    of the path after its first where a piece stood when the marker got there (a team-mate who
+    carried the ball on); a *bend* is a space where the path turns (or turns back) with no piece
+    there. Raises KeyError for a space the boxes do not know."""
+    route, met, beyond = trail["spaces"], trail["met"], trail.get("beyond")
+    points = [_centre(boxes, spaces, space) for space in route] + ([list(beyond)] if beyond else [])
+    if len(points) < 2:
         return None
-    points = [_centre(boxes, spaces, space) for space in route]
     touches, bends = [], []
     for index in range(1, len(route)):
         if met[index]:
             touches.append(points[index])
-        elif index + 1 < len(route):
+        elif index + 1 < len(points):
             (x0, y0), (x1, y1), (x2, y2) = points[index - 1], points[index], points[index + 1]
             ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
             if abs(ax * by - ay * bx) > 1e-6 or ax * bx + ay * by < 0:

@@ -20,7 +20,7 @@ from rulecraft.compiler import load_rules
 from rulecraft.layout import board_layout, lines_across
 from rulecraft.limits import MAX_SHADES
 from rulecraft.runtime.engine import Game
-from rulecraft.runtime.render import ACROSS as ACROSS_MARK, ZONE_WIDTH, board_lines, render_text
+from rulecraft.runtime.render import ACROSS as ACROSS_MARK, OUTLINE, ZONE_WIDTH, board_lines, render_text
 from rulecraft.site.board import across_segments, board_svg, space_boxes
 
 from helpers import REPO, invoke, spec_folder
@@ -241,8 +241,24 @@ def test_side_fields_are_drawn_apart_from_the_grid(tmp_path):
     assert re.search(r'data-space="A1"', svg) and re.search(r'data-space="E6"', svg)
     board = "\n".join(lines)
     assert re.search(r"\|A1 +\|.*\n.*\|H 1 2 ", board) and re.search(r"\|E6 +\|.*\n.*\|A 1 ", board)
-    a1, b1 = (re.search(rf"\|{name}\b", board).start() for name in ("A1", "B1"))
+    a1, b1 = (re.search(rf"[|{OUTLINE[1]}]{name}\b", board).start() for name in ("A1", "B1"))   # B1: home_box outlined
     assert b1 - a1 > 2 * ZONE_WIDTH - 2, "the gap column between the side field and the pitch"
+
+
+@pytest.mark.parametrize("area, rows", [("home_box", ("1", "2")), ("away_box", ("5", "6"))])
+def test_an_outlined_area_of_placed_fields_is_framed_in_both_outputs(tmp_path, area, rows):
+    """Issue 14: a grid whose fields are drawn by ``place:`` (street-soccer's side fields) gets
+    its outlined areas in the terminal too, from the same layout as the site: one frame round
+    the area's fields (none between two of them), named in the legend."""
+    svg, lines = pitch(tmp_path, SIDE_FIELDS + f"\n    outline: [{area}]")
+    assert re.findall(r'class="rc-area" data-area="([^"]+)"', svg) == [area]
+    sides = [line for line in lines if OUTLINE[1] in line and not line.lstrip().startswith(OUTLINE[1])]
+    assert sides and all(line.count(OUTLINE[1]) == 2 for line in sides), "left and right only"
+    framed = [found.group(1) for line in sides if (found := re.search(rf"{OUTLINE[1]}(B\d)", line))]
+    assert tuple(sorted(framed)) == tuple(f"B{row}" for row in rows)
+    edges = [line for line in lines if OUTLINE[0] in line]
+    assert len(edges) == 2 and all(line.count(OUTLINE[0]) == 3 * (ZONE_WIDTH - 1) for line in edges)
+    assert lines[-1].strip() == f"{OUTLINE[1]} {area.replace('_', ' ')}"
 
 
 @settings(max_examples=20, deadline=None)

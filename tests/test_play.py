@@ -161,6 +161,32 @@ def test_english_status_line_names_fields_in_words(tmp_path, monkeypatch):
     assert "ball value: 3" in play("taktinen", "--human", "home", "--seed", 3, input="state\nq\n").output
 
 
+def test_status_state_and_end_lines_name_pieces_and_truth_values_in_the_matchs_language(tmp_path, monkeypatch):
+    """Issue 23: a field holding a player (futbol-dados' ball holder) is named as the game's
+    texts name him, not by the engine's label (``away #9``); a yes-or-no field (street-soccer's
+    golden goal) reads as a word of the language, not ``true``/``false``."""
+    monkeypatch.chdir(tmp_path)
+    screen = play("futbol-dados", "--human", "home", "--seed", 1, "--lang", "es", input="state\nq\n").output
+    status = next(line for line in screen.splitlines() if "turno de local" in line)
+    assert "con la pelota visitante n.º 9" in status and "#" not in status
+    assert "con la pelota: visitante n.º 9" in screen.splitlines()
+    screen = play("street-soccer", "--human", "home", "--seed", 1, "--lang", "de", input="state\nq\n").output
+    assert "Verlängerung mit Golden Goal: nein" in screen.splitlines()
+    assert not re.search(r"\b(true|false)\b", screen.split("\n", 1)[1])
+    end = play("street-soccer", "--seed", 1, "--lang", "it", "--quiet", input="").output
+    assert not re.search(r"\b(true|false)\b", end), end
+
+
+def test_an_action_of_another_phase_is_refused_by_its_own_rule_under_translation(tmp_path, monkeypatch):
+    """A kick typed during the placement is not "forbidden by rule Startaufstellung": the
+    refusal names the kick's own rule with its title and what the placement offers instead."""
+    monkeypatch.chdir(tmp_path)
+    screen = play("street-soccer", "--human", "home", "--seed", 1, "--lang", "de", input="Ball nach Norden\nq\n").output
+    assert ("jetzt nicht: „Ball nach Norden“ gehört zu Regel Ball schießen (Den Ball schießen); "
+            "in der Phase Aufstellung gibt es nur Aufstellen einer Figur.") in screen
+    assert "verbietet" not in screen
+
+
 # ---------- resume ----------
 def moves(path) -> list[tuple[str, str]]:
     """The (actor, notation) of every step in a match log."""

@@ -38,7 +38,9 @@ def test_a_finnish_match_in_a_terminal_prints_no_english_line(tmp_path, finnish_
     screen = play_in_terminal(["play", "taktinen", "--human", "home", "--seed", 3, "--lang", "fi"],
                               answers, tmp_path)
     plain = ANSI.sub("", screen)
-    assert "ei nyt: ”kohdealue C5” on kielletty säännön 3.2 (Aloittava joukkue) mukaan." in plain
+    # a target typed while the starting side is chosen: the target's own rule, not the phase's
+    assert ("ei nyt: ”kohdealue C5” kuuluu sääntöön 4.1 (Kohdealueen valinta); "
+            "vaiheessa Aloittajan valinta käy vain: aloittajan valinta.") in plain
     assert "pelitilanne: alkupotku" in plain and "tallennettu tiedostoon taktinen-3.log" in plain
     assert re.search(r"· puoliaika 1 · minuutti \d+ · maalit kotijoukkue \d, vierasjoukkue \d · "
                      r"vuorossa: kotijoukkue$", plain, re.M)
@@ -72,7 +74,8 @@ def test_no_hints_under_finnish_names_the_rule_in_finnish(tmp_path):
         ["4-4-2", "target C5", "q"], tmp_path))
     assert "kotijoukkue (salainen valinta merkintänä, ei näy kirjoitettaessa; ? = ohjeet)> " in screen
     assert not re.search(r"^ +\d+\. ", screen, re.M)
-    assert "ei nyt: ”kohdealue C5” on kielletty säännön 3.2 (Aloittava joukkue) mukaan." in screen
+    assert ("ei nyt: ”kohdealue C5” kuuluu sääntöön 4.1 (Kohdealueen valinta); "
+            "vaiheessa Aloittajan valinta käy vain: aloittajan valinta.") in screen
 
 
 @pytest.mark.parametrize("game, team, answers", [

@@ -34,7 +34,8 @@ SCREENS = Path(__file__).with_name("golden") / "screens"
 SEED = 1
 # (file stem, game, the ply at or after which the mid-game screen is taken)
 CASES = [("taktinen", "taktinen", 120), ("ball", "ball", 60), ("breakthrough", "breakthrough", 20),
-         ("tictactoe", "tictactoe", 4), ("pig", "pig", 12), ("sowing", str(FIXTURES / "sowing"), 6)]
+         ("tictactoe", "tictactoe", 4), ("pig", "pig", 12), ("sowing", str(FIXTURES / "sowing"), 6),
+         ("street-soccer", "street-soccer", 40)]
 
 
 def screens(game_name: str, mid: int) -> dict[str, str]:

@@ -28,7 +28,7 @@ from rulecraft.site.board import board_svg
 from rulecraft.site.book import Book
 from rulecraft.site.check import check_book, check_site
 from rulecraft.site.context import glossary_terms
-from rulecraft.site.examples import enclosing_phases, play, trails
+from rulecraft.site.examples import enclosing_phases, play, player_data, trails
 from rulecraft.site.pages import GamePages
 from rulecraft.site.serve import serve
 from rulecraft.site.templating import Renderer
@@ -341,6 +341,30 @@ def test_an_actions_own_steps_show_the_phase_that_offers_the_action():
     phases = enclosing_phases(load_rules(BALL / "game.yaml"))
     assert phases["dodge"] == phases["short_pass"] == "action_phase"
     assert phases["release"] == "release_phase" and phases["end_of_turn"] == "end_of_turn"
+
+
+def test_each_frame_shows_the_position_after_the_events_it_narrates():
+    """Issue 14 (BALL-FIRST-TURN step 2): the step that narrates a knock-down shows the piece
+    knocked down on that square in the same frame, and the step before it does not yet; the
+    dodger moves in the frame that narrates its exit (the position is the one after the events)."""
+    book = Book(REPO / "rulespecs" / "ball", ("en",))
+    scenario = next(s for s in book.scenarios if s.id == "BALL-FIRST-TURN")
+    frames = play(book, scenario)
+    data = player_data(book, scenario, frames, "en")
+    down = [f["field"] for f in data["flags"]].index("down")
+    knocked = [(index, values) for index, frame in enumerate(frames)
+               for kind, _, values in frame.events if kind == "knocked_down"]
+    assert knocked
+    for index, values in knocked:
+        shown, before = data["frames"][index], data["frames"][index - 1]
+        assert values["piece"] in shown["flags"][down] and values["piece"] not in before["flags"][down]
+        assert shown["at"][values["piece"]] == values["square"]
+        assert any("knocked down on " + data["spaces"][values["square"]] in line["text"] for line in shown["events"])
+    for index, frame in enumerate(frames):
+        for kind, _, values in frame.events:
+            if kind == "done":
+                assert data["frames"][index]["at"][values["piece"]] == values["to"]
+                assert data["frames"][index - 1]["at"][values["piece"]] == values["from"]
 
 
 def test_a_marker_path_is_kept_over_a_kick_and_cleared_by_the_next_decision_that_moves_a_piece():

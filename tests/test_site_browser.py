@@ -683,15 +683,19 @@ KICKS = ("SS-KICK-BEND", "SS-KICK-EXTENSION", "SS-KICK-TOUCH-ONCE", "SS-GOAL-INN
 def _kick_paths(frames, spaces):
     """The runtime's own account of each frame's kick, from its events: the fields of the ball's
     way in order (the kicker's field, then each field it steps to or a team-mate takes it on),
-    the fields where it bends and those where a team-mate carries it on; None between kicks (a
-    run, a placement ends the last kick's path)."""
+    the fields where it bends and those where a team-mate carries it on, and whether it went on
+    into the goal (``in_goal``); None between kicks (a run, a placement ends the last kick's path)."""
     result, path = [], None
     for frame in frames:
         for kind, _, values in frame.events:
             if kind in ("run", "placed", "keeper_placed"):
                 path = None
             if kind == "kick":
-                path = {"spaces": [spaces[values["at"]]], "bends": [], "touches": []}
+                path = {"spaces": [spaces[values["at"]]], "bends": [], "touches": [], "in_goal": False}
+            elif kind == "ball_in" and path:
+                path["in_goal"] = True
+                if values["bend"]:
+                    path["bends"].append(spaces[values["from"]])
             elif kind == "ball_step" and path:
                 path["spaces"].append(spaces[values["to"]])
                 if values["bend"]:
@@ -699,8 +703,8 @@ def _kick_paths(frames, spaces):
             elif kind == "extension" and path:
                 path["spaces"].append(spaces[values["at"]])
                 path["touches"].append(spaces[values["at"]])
-        result.append(None if not path or len(path["spaces"]) < 2 else
-                      {key: list(value) for key, value in path.items()})
+        result.append(None if not path or len(path["spaces"]) + path["in_goal"] < 2 else
+                      {key: value if isinstance(value, bool) else list(value) for key, value in path.items()})
     return result
 
 
@@ -708,7 +712,8 @@ def _kick_paths(frames, spaces):
 def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
     """Issue 22: the examples' player draws each kick's path through the centres of the fields
     the runtime's events name, in order, with a dot on each bend and a ring on each team-mate who
-    carried the ball on (and none on a field player moved onto the path after the kick). The
+    carried the ball on (and none on a field player moved onto the path after the kick); a goal's
+    last step goes on from the goal-line field to a point inside the goal drawn at that end. The
     page is street-soccer's examples page as the site renders it, shown without the site around
     it, so the test runs while the game's rulebook is still unpublished."""
     book = Book(STREET_SOCCER, ("en",))
@@ -725,7 +730,7 @@ def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
         problems = []
         tab.on("pageerror", lambda error: problems.append(str(error)))
         tab.set_content(page_html)
-        drawn_any = set()
+        drawn_any, into_goal = set(), set()
         for index, scenario_id in enumerate(KICKS):
             scenario = next(s for s in book.scenarios if s.id == scenario_id)
             spaces = book.game(scenario.options).rules.spaces
@@ -746,8 +751,15 @@ def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
                     .map(p => p.split(',').map(Number));
                   const named = list => list.map(point => names.find(name => {
                     const c = centre(name); return Math.abs(c[0] - point[0]) < 0.2 && Math.abs(c[1] - point[1]) < 0.2; }));
+                  const inside = (point, rect) => ['x', 'y'].every((axis, i) =>
+                    +rect.getAttribute(axis) < point[i] &&
+                    point[i] < +rect.getAttribute(axis) + +rect.getAttribute(i ? 'height' : 'width'));
+                  const beyond = points.slice(names.length);
                   return {spaces: names,
-                          centres_match: points.length === names.length && points.every((p, i) =>
+                          beyond: beyond.length,
+                          in_goal: beyond.length === 1 &&
+                            [...root.querySelectorAll('svg.rc-board rect.rc-goal')].some(rect => inside(beyond[0], rect)),
+                          centres_match: points.slice(0, names.length).every((p, i) =>
                             Math.abs(p[0] - centre(names[i])[0]) < 0.2 && Math.abs(p[1] - centre(names[i])[1]) < 0.2),
                           bends: named([...group.querySelectorAll('.rc-path-bend')].map(at)),
                           touches: named([...group.querySelectorAll('.rc-path-touch')].map(at))};
@@ -760,9 +772,14 @@ def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
                     assert shown["spaces"] == expected["spaces"] and shown["centres_match"], (where, shown, expected)
                     assert shown["bends"] == expected["bends"], (where, shown, expected)
                     assert shown["touches"] == expected["touches"], (where, shown, expected)
+                    assert (shown["beyond"], shown["in_goal"]) == (int(expected["in_goal"]), expected["in_goal"]), \
+                        (where, shown, expected)
+                    if expected["in_goal"]:
+                        into_goal.add(scenario_id)
                 if number + 1 < len(frames[scenario_id]):
                     player.locator(".rc-next-step").click()
         assert drawn_any == set(KICKS)
+        assert into_goal == {"SS-GOAL-INNER-POST"}
         legend = tab.locator(".rc-legend").first.inner_text()
         assert "path" in legend and "bend" in legend
         assert not problems, problems

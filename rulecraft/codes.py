@@ -218,6 +218,8 @@ CODES = {
              "written, holds files rulecraft did not write, or lies inside the other",
     "RC812": "`site serve` on a port that is taken, not allowed, or not a port",
     "RC813": "`--root` and `--game` given together",
+    "RC814": "`site build --pdf` could not print: no Chromium on `PATH`, Chromium failed, or a quick "
+             "reference does not fit one A4 page",
 }
 
 
@@ -395,6 +397,8 @@ HINTS = {
     "RC811": "choose an empty or rulecraft-written folder, apart from the other one",
     "RC812": "choose a free port from 1 to 65535, for example `--port 8765`",
     "RC813": "pass either `--root` or `--game`, not both",
+    "RC814": "install Chromium (Debian: `apt-get install chromium`); shorten a quick reference that "
+             "does not fit",
 }
 
 def family_of(code: str) -> str:

@@ -163,10 +163,10 @@ def build_site(root: Path | None = None, *, out: Path = Path("build/site"),
     """
     started = time.perf_counter()
     languages = site_languages(languages)
-    out, source = check_outputs(out, source)
     if pdf:
         from rulecraft.site.pdf import require, write_pdfs
         require()
+    out, source = check_outputs(out, source)
     folders = game_folders(root, games)
     books = generate(folders, source, languages=languages, site_url=site_url, site_dir=out)
     generated = time.perf_counter()

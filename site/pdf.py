@@ -169,7 +169,7 @@ def _print_game(browser, site_dir: Path, out: Path, game: str, language: str, ti
         book = _pdf(tab, title, 1.0)
         tab.goto(page_file(site_dir, language, game, QUICK).as_uri(), wait_until="load")
         tab.evaluate("() => window.rulecraftPreparePrint()")
-        quick, scale = _one_page(tab, title)
+        quick, scale = one_page_pdf(tab, title)
     finally:
         context.close()
     results = []
@@ -180,10 +180,11 @@ def _print_game(browser, site_dir: Path, out: Path, game: str, language: str, ti
     return results
 
 
-def _one_page(tab, title: str) -> tuple[bytes, float]:
-    """The page printed on one sheet, and the scale used: the largest scale at which its print
-    layout (measured at the width that scale gives) fits the page, checked in the PDF and lowered
-    step by step while it still spills over. Raises SiteError RC814 below :data:`QUICK_MIN_SCALE`."""
+def one_page_pdf(tab, title: str) -> tuple[bytes, float]:
+    """The page printed on one sheet, and the scale used (at most 1): the scale its print layout
+    needs to fit, measured at the width that scale gives (a wider layout is shorter, so the first
+    estimates are a little small), checked in the PDF and lowered in :data:`SCALE_STEP` steps
+    while it still spills over. Raises SiteError RC814 below :data:`QUICK_MIN_SCALE`."""
     scale = 1.0
     while scale >= QUICK_MIN_SCALE:
         tab.set_viewport_size({"width": round(CONTENT_WIDTH / scale), "height": CONTENT_HEIGHT})

@@ -25,7 +25,9 @@ from rulecraft.cli import app
 from rulecraft.site.book import Book
 from rulecraft.site.build import build_site
 from rulecraft.site.pages import site_labels
-from rulecraft.site.pdf import BOOK_PAGES, CONTENT_WIDTH, QUICK, page_file
+from rulecraft.errors import SiteError
+from rulecraft.site.pdf import (BOOK_PAGES, CONTENT_HEIGHT, CONTENT_WIDTH, QUICK, QUICK_MIN_SCALE, one_page_pdf,
+                                  page_count, page_file)
 from rulecraft.site.texts import LANGUAGES
 
 from helpers import CHROMIUM, CHROMIUM_ARGS
@@ -234,3 +236,23 @@ def test_pdf_without_playwright_names_the_site_extra(monkeypatch, tmp_path):
     assert result.exit_code == 1
     assert "RC110" in result.output and "rulecraft[site]" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("height", [1.6, 3.0])
+def test_quick_reference_is_scaled_to_one_page_or_refused(height):
+    """A card taller than its sheet is printed smaller on exactly one sheet; one that would need
+    less than QUICK_MIN_SCALE stops with RC814, naming what to shorten."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        tab = browser.new_page()
+        tab.emulate_media(media="print")
+        tab.set_content(f'<body style="margin:0"><article class="md-content__inner">'
+                        f'<div style="height:{round(height * CONTENT_HEIGHT)}px">a card</div></article></body>')
+        if 1 / height >= QUICK_MIN_SCALE:
+            data, scale = one_page_pdf(tab, "Card")
+            assert page_count(data) == 1
+            assert QUICK_MIN_SCALE <= scale <= 1 / height + 0.005
+        else:
+            with pytest.raises(SiteError, match="RC814.*does not fit one A4 page"):
+                one_page_pdf(tab, "Card")
+        browser.close()

@@ -181,7 +181,9 @@ def _print_game(browser, site_dir: Path, out: Path, game: str, language: str, ti
 
 
 def one_page_pdf(tab, title: str) -> tuple[bytes, float]:
-    """The page printed on one sheet, and the scale used (at most 1): the scale its print layout
+    """The PDF bytes of the page shown in ``tab`` (a Playwright page in print emulation, its text
+    in ``article.md-content__inner``) printed on one A4 sheet headed ``title``, and the scale used
+    (at most 1): the scale its print layout
     needs to fit, measured at the width that scale gives (a wider layout is shorter, so the first
     estimates are a little small), checked in the PDF and lowered in :data:`SCALE_STEP` steps
     while it still spills over. Raises SiteError RC814 below :data:`QUICK_MIN_SCALE`."""

@@ -124,6 +124,7 @@ def _narrator(loaded, game: str, language: str, options: dict):
 
 # the optional extras (pyproject.toml) that provide the modules a command may import lazily
 EXTRAS = {"markdown_it": "site", "mkdocs": "site", "material": "site", "mkdocs_static_i18n": "site",
+          "playwright": "site", "pypdf": "site",
           "pyspiel": "rl", "pettingzoo": "rl", "gymnasium": "rl", "numpy": "rl"}
 
 
@@ -580,15 +581,23 @@ def site_build(out: Path = typer.Option(Path("build/site"), "--out", help="Folde
                                            help="Folder for the generated Markdown, SVG and JSON."),
                site_url: str = typer.Option("http://127.0.0.1:8000/", "--site-url",
                                             help="The URL the site will be served at."),
-               lang: list[str] = LanguageList, root: Path = RootOption, game: list[str] = GameList):
+               lang: list[str] = LanguageList, root: Path = RootOption, game: list[str] = GameList,
+               pdf: bool = typer.Option(False, "--pdf", help="Also print each game in each language as "
+                                        "PDFs into OUT/pdf/: GAME-LANG.pdf (A4) and GAME-LANG-quick.pdf "
+                                        "(the one-page quick reference); needs Chromium.")):
     """Build every game's rulebook (all six languages) into a static site; fails on any problem."""
     def body():
         from rulecraft.site.build import build_site
-        with working(errors, "building the rulebook site"):
-            result = build_site(root, out=out, source=source, site_url=site_url, languages=lang, games=game)
+        with working(errors, "building the rulebook site" + (" and its PDFs" if pdf else "")):
+            result = build_site(root, out=out, source=source, site_url=site_url, languages=lang, games=game,
+                                pdf=pdf)
+        site_seconds = result.seconds - result.pdf_seconds
         console.print(f"built {', '.join(result.games)} in {len(result.languages)} languages into "
-                      f"{result.site_dir} in {result.seconds:.1f} s (pages {result.generate_seconds:.1f} s, "
-                      f"MkDocs {result.seconds - result.generate_seconds:.1f} s)", highlight=False, markup=False)
+                      f"{result.site_dir} in {site_seconds:.1f} s (pages {result.generate_seconds:.1f} s, "
+                      f"MkDocs {site_seconds - result.generate_seconds:.1f} s)", highlight=False, markup=False)
+        if result.pdfs:
+            console.print(f"printed {len(result.pdfs)} PDFs into {result.site_dir / 'pdf'} in "
+                          f"{result.pdf_seconds:.1f} s", highlight=False, markup=False)
         if result.skipped:
             console.print(f"not published yet (no English rulebook text): {', '.join(result.skipped)}",
                           highlight=False, markup=False)

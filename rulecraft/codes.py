@@ -220,6 +220,8 @@ CODES = {
     "RC813": "`--root` and `--game` given together",
     "RC814": "a counted phrase (`plural(one=\"# …\", other=\"# …\")`) lacking a plural form its language "
              "needs, a form without `#`, or a name that is not a CLDR plural category",
+    "RC815": "`site build --pdf` could not print: no Chromium on `PATH`, Chromium failed, or a quick "
+             "reference does not fit one A4 page",
 }
 
 
@@ -400,6 +402,8 @@ HINTS = {
     "RC814": "give the phrase `other` and each CLDR category its language has (Russian `one`, `few`, "
              "`many`, `other`; English, Finnish, German, Spanish, Italian `one`, `other`), each with `#` "
              "where the number goes",
+    "RC815": "install Chromium (Debian: `apt-get install chromium`); shorten a quick reference that "
+             "does not fit",
 }
 
 def family_of(code: str) -> str:

@@ -19,7 +19,7 @@ The build works offline: no web font (``theme.font: false``), no CDN, search bun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import json
 import logging
 from pathlib import Path
@@ -57,6 +57,8 @@ class BuildResult:
     languages: tuple
     seconds: float
     generate_seconds: float
+    pdfs: list = field(default_factory=list)   # PrintedPdf, with --pdf
+    pdf_seconds: float = 0.0
 
 
 def generate(folders, source_dir: Path, *, languages=LANGUAGES, site_url=DEFAULT_SITE_URL,
@@ -148,8 +150,11 @@ def _share_sitemap(site_dir: Path, alternates: list) -> None:
 
 def build_site(root: Path | None = None, *, out: Path = Path("build/site"),
                source: Path = Path("build/site-src"), languages=LANGUAGES,
-               site_url: str = DEFAULT_SITE_URL, games=None) -> BuildResult:
+               site_url: str = DEFAULT_SITE_URL, games=None, pdf: bool = False) -> BuildResult:
     """Generate and build the whole site; returns a :class:`BuildResult` with timings.
+
+    With ``pdf``, also print every game in every language as PDFs into ``out/pdf/``
+    (:func:`rulecraft.site.pdf.write_pdfs`; raises its SiteError RC815).
 
     ``root`` is the folder holding ``rulespecs/``, ``games`` the games to publish instead (names
     or folders); by default the games the compiler finds. The languages and output folders are
@@ -158,15 +163,22 @@ def build_site(root: Path | None = None, *, out: Path = Path("build/site"),
     """
     started = time.perf_counter()
     languages = site_languages(languages)
+    if pdf:
+        from rulecraft.site.pdf import require, write_pdfs
+        require()
     out, source = check_outputs(out, source)
     folders = game_folders(root, games)
     books = generate(folders, source, languages=languages, site_url=site_url, site_dir=out)
     generated = time.perf_counter()
     mark(out)
     run_mkdocs(source)
+    built = time.perf_counter()
+    pdfs = []
+    if pdf:
+        pdfs = write_pdfs(out, [b.slug for b in books], languages, {b.slug: b.ir().meta.title for b in books})
     skipped = sorted({f.name for f in folders} - {b.slug for b in books})
     return BuildResult(out, source, [b.slug for b in books], skipped, tuple(languages),
-                       time.perf_counter() - started, generated - started)
+                       time.perf_counter() - started, generated - started, pdfs, time.perf_counter() - built)
 
 
 class _Warnings(logging.Handler):

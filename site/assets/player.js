@@ -292,6 +292,53 @@
     this.root.classList.toggle("rc-playing", playing);
   };
 
+  /* Print: a page cannot play, so each example shows its key diagrams instead, the first and the
+   * last position drawn static on copies of the board, and its steps as a list (the player's
+   * controls and panel are hidden by the print style). Made once per player, before printing. */
+  Player.prototype.printFrames = function () {
+    if (this.root.querySelector(".rc-print-frames")) return;
+    var frames = this.data.frames;
+    var labels = this.labels;
+    var keys = frames.length > 1 ? [0, frames.length - 1] : [0];
+    var box = document.createElement("div");
+    box.className = "rc-print-frames";
+    keys.forEach(function (index) {
+      var figure = document.createElement("figure");
+      var svg = this.board.svg.cloneNode(true);
+      svg.setAttribute("aria-hidden", "true");
+      new Board(svg, this.data).show(frames[index]);
+      var caption = document.createElement("figcaption");
+      caption.textContent = labels.step + " " + (index + 1) + " " + labels.of + " " + frames.length +
+        (frames[index].status ? " · " + frames[index].status : "");
+      figure.appendChild(svg);
+      figure.appendChild(caption);
+      box.appendChild(figure);
+    }, this);
+    var steps = document.createElement("ol");
+    steps.className = "rc-print-steps";
+    frames.slice(1).forEach(function (frame, index) {
+      var before = frames[index].next;
+      var words = [before ? (before.option || labels.die + " " + before.roll) : ""];
+      frame.events.forEach(function (line) { words.push((typeof line === "string" ? line : line.text).trim()); });
+      var item = document.createElement("li");
+      item.textContent = words.filter(Boolean).join(" · ");
+      steps.appendChild(item);
+    });
+    var column = this.root.querySelector(".rc-board-column");
+    column.insertBefore(box, column.querySelector(".rc-legend"));
+    if (steps.children.length) this.root.appendChild(steps);
+  };
+
+  /* Every player of the page (also those added after it loaded) readied for printing. */
+  function preparePrint() {
+    initialise();
+    document.querySelectorAll(".rc-player[data-rc-ready]").forEach(function (root) {
+      root.rcPlayer.printFrames();
+    });
+  }
+  window.rulecraftPreparePrint = preparePrint;
+  window.addEventListener("beforeprint", preparePrint);
+
   function initialise() {
     document.querySelectorAll(".rc-player[data-rc-player]:not([data-rc-ready])").forEach(function (root) {
       root.setAttribute("data-rc-ready", "");

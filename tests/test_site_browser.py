@@ -719,7 +719,7 @@ def test_a_kick_is_drawn_field_by_field_through_the_runtimes_fields(browser):
     book = Book(STREET_SOCCER, ("en",))
     frames = {s.id: run_scenario(book.game(s.options), s, by_phase=True) for s in book.scenarios}
     markdown = GamePages(book, "en", frames=frames).render("examples")
-    players = dict(re.findall(r'\n## (\S+) .*?(<div class="rc-player".*?)(?=\n\n## |\Z)', markdown, re.S))
+    players = dict(re.findall(r'\n## [^\n]*\{#(\S+)\}.*?(<div class="rc-player".*?)(?=\n\n## |\Z)', markdown, re.S))
     assets = Path(rulecraft.site.__file__).parent / "assets"
     page_html = (f"<!doctype html><html lang='en'><head><style>{(assets / 'player.css').read_text()}</style>"
                  f"</head><body>{''.join(players[id] for id in KICKS)}"
